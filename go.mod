@@ -1,0 +1,3 @@
+module github.com/rocpu/rocpu
+
+go 1.26
