@@ -1,0 +1,188 @@
+package emu
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// op is one decoded instruction with its operands resolved: the unit the hot
+// loop executes. fn holds the semantics; the loop advances pc by n before
+// calling it, so branches are relative to the next instruction as in the ISA.
+type op struct {
+	fn    func(w *wave, o *op)
+	n     uint8 // length in bytes
+	class uint8 // ClassSALU …
+
+	// Scalar and vector destinations and sources, pre-resolved.
+	dst  operand
+	src  [3]operand
+	sdst operand // VOP3b carry-out / VOPC destination / readlane destination
+
+	// Immediates and modifiers.
+	simm   int32  // SOPP/SOPK immediate (sign-extended), branch offset
+	imm    uint32 // SOPK unsigned immediate, hwreg fields, misc
+	offset int32  // memory offsets (signed where the encoding is)
+	off1   int32  // DS offset1
+	neg    uint8  // VOP3 neg bits / VOP3P neg_lo
+	abs    uint8  // VOP3 abs bits / VOP3P neg_hi
+	opsel  uint8  // VOP3 op_sel / VOP3P op_sel
+	opselh uint8  // VOP3P op_sel_hi
+	clamp  bool
+	omod   uint8
+	flags  uint16 // memory flags (glc, slc, offen, idxen, saddr present …)
+	dpp    uint32 // DPP control word (or SDWA selects)
+	aux    *opAux // rarely used extras
+
+	pc uint64 // address of the instruction (for faults)
+}
+
+// opAux holds what few instructions need.
+type opAux struct {
+	mnemonic string
+}
+
+// operand kinds.
+const (
+	kNone      uint8 = iota
+	kSGPR            // idx = scalar operand code 0..127 (SGPRs, VCC, EXEC, M0, TTMP, FLAT_SCRATCH)
+	kVGPR            // idx = VGPR number
+	kAGPR            // idx = AGPR number
+	kConst           // val holds the value (inline constant or literal), already in the operand's width
+	kSCC             // src_scc
+	kVCCZ            // src_vccz
+	kEXECZ           // src_execz
+	kLDSDirect       // lds_direct
+)
+
+// operand is a pre-resolved instruction operand.
+type operand struct {
+	kind uint8
+	idx  uint16
+	val  uint64
+}
+
+// Scalar operand codes (GFX9).
+const (
+	sFlatScrLo = 102
+	sFlatScrHi = 103
+	sXnackLo   = 104
+	sVCCLo     = 106
+	sVCCHi     = 107
+	sTTMP0     = 108
+	sM0        = 124
+	sEXECLo    = 126
+	sEXECHi    = 127
+	sNumRegs   = 128
+)
+
+const (
+	pageShift = 12 // instructions per code page: 4096 (16 KiB of code)
+	pageSize  = 1 << pageShift
+)
+
+// codeKey identifies a code region.
+type codeKey struct{ base, size uint64 }
+
+type codePage [pageSize]atomic.Pointer[op]
+
+// codeTable is the decoded code of one memory region, shared by every
+// dispatch that runs code from it. Entries are decoded lazily, the first time
+// a wave reaches them, so padding and data between kernels are never decoded;
+// indirect branch targets land in the same table.
+type codeTable struct {
+	base, size uint64
+	data       []byte
+	pages      []atomic.Pointer[codePage]
+	decode     func(t *codeTable, pc uint64) (*op, error)
+	mu         sync.Mutex // serialises page creation
+}
+
+func newCodeTable(r Region) *codeTable {
+	n := (uint64(len(r.Data))/4 + pageSize - 1) >> pageShift
+	return &codeTable{base: r.Base, size: uint64(len(r.Data)), data: r.Data, pages: make([]atomic.Pointer[codePage], n), decode: decodeOp}
+}
+
+// fetch returns the op at pc; the fast path is two loads.
+func (t *codeTable) fetch(pc uint64) *op {
+	i := (pc - t.base) >> 2
+	if p := i >> pageShift; p < uint64(len(t.pages)) {
+		if pg := t.pages[p].Load(); pg != nil {
+			if o := pg[i&(pageSize-1)].Load(); o != nil {
+				return o
+			}
+		}
+	}
+	return t.slowFetch(pc)
+}
+
+func (t *codeTable) slowFetch(pc uint64) *op {
+	if pc < t.base || pc-t.base >= t.size || pc&3 != 0 {
+		panic(&Fault{Kind: FaultMemory, PC: pc, Address: pc, Lane: -1, Detail: "instruction fetch outside the code region"})
+	}
+	o, err := t.decode(t, pc)
+	if err != nil {
+		f := &Fault{Kind: FaultIllegal, PC: pc, Lane: -1, Detail: err.Error(), err: err}
+		if isNotSupported(err) {
+			f.Kind = FaultUnimplemented
+		}
+		f.Inst = t.text(pc)
+		panic(f)
+	}
+	o.pc = pc
+	t.install(pc, o)
+	return o
+}
+
+// install stores o as the decoded op at pc.
+func (t *codeTable) install(pc uint64, o *op) {
+	i := (pc - t.base) >> 2
+	p := i >> pageShift
+	pg := t.pages[p].Load()
+	if pg == nil {
+		t.mu.Lock()
+		if pg = t.pages[p].Load(); pg == nil {
+			pg = new(codePage)
+			t.pages[p].Store(pg)
+		}
+		t.mu.Unlock()
+	}
+	pg[i&(pageSize-1)].Store(o)
+}
+
+// text disassembles the instruction at pc for fault reports.
+func (t *codeTable) text(pc uint64) string {
+	if pc < t.base || pc-t.base >= t.size {
+		return ""
+	}
+	return disasm(t.data[pc-t.base:])
+}
+
+// codeTableFor returns the device's table for the region holding entry.
+func (d *Device) codeTableFor(entry uint64) (*codeTable, error) {
+	r, ok := d.cfg.Memory.Lookup(entry)
+	if !ok {
+		return nil, fmt.Errorf("emu: kernel entry 0x%x is not in device memory", entry)
+	}
+	k := codeKey{r.Base, uint64(len(r.Data))}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	t := d.tables[k]
+	if t == nil {
+		t = newCodeTable(r)
+		d.tables[k] = t
+	}
+	return t, nil
+}
+
+// InvalidateCode forgets decoded code overlapping [addr, addr+size). The
+// loader calls it when it unloads or rewrites code.
+func (d *Device) InvalidateCode(addr, size uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for k := range d.tables {
+		if k.base < addr+size && addr < k.base+k.size {
+			delete(d.tables, k)
+		}
+	}
+}

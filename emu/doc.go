@@ -1,0 +1,32 @@
+// Package emu is rocpu's software GPU: a GFX9 wave64 execution engine that
+// runs the machine code clang and hipcc emit for gfx900 … gfx942.
+//
+// A Device models one GPU agent (compute units, waves per CU, LDS size,
+// register files; spec/INVENTORY.md §3). Device.Dispatch is the whole
+// interface between the runtime and the GPU (DESIGN.md "emu.Device.Dispatch"):
+// it computes each wave's initial SGPR/VGPR state from the kernel
+// descriptor's enable bits (INVENTORY §5.1-§5.5), runs every workgroup and
+// returns nil or a *Fault.
+//
+// Execution follows DESIGN.md "Execution": machine code is decoded once into
+// a dense table per code region indexed by (pc-base)/4 with operands
+// pre-resolved to register-file offsets; the waves of a workgroup interleave
+// (switching at s_barrier, s_endpgm, s_sleep and taken backward branches after
+// a counted number of instructions); workgroups are resumable objects that
+// worker goroutines time-slice. Inside the hot loop, traps are panics with a
+// *Fault value, recovered once per workgroup slice.
+//
+// Memory follows DESIGN.md "Memory": device addresses are host addresses;
+// each memory instruction is bounds-checked once (minimum and maximum address
+// over the active lanes against the wave's cached region). Flat addresses in
+// the shared aperture (0x0001_0000_0000_0000) reach LDS and those in the
+// private aperture (0x0002_0000_0000_0000) reach scratch, which this package
+// owns: one swizzled slot per resident wave (element size 4, index stride 64,
+// ADD_TID), the same bytes through MUBUF with the private-segment V# and
+// through FLAT/SCRATCH with FLAT_SCRATCH.
+//
+// Floating point follows DESIGN.md "Floating point": no accidental FMA
+// contraction, exactly rounded FMAs, saturating float-to-integer
+// conversions, and MODE (rounding, denormals) applied in software per
+// instruction.
+package emu

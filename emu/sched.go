@@ -1,0 +1,315 @@
+package emu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// run is one dispatch in progress.
+type run struct {
+	dev   *Device
+	k     *Dispatch
+	ctx   context.Context
+	code  *codeTable
+	setup setup
+
+	numWG   [3]uint32
+	totalWG uint64
+	next    atomic.Uint64 // next workgroup (linear order)
+
+	abort    atomic.Bool
+	faultMu  sync.Mutex
+	fault    *Fault
+	executed atomic.Uint64
+
+	scratch  *scratchArena
+	slotSize uint32
+
+	statsMu sync.Mutex
+	stats   Counters
+
+	workers  int
+	resident int
+}
+
+func (d *Device) newRun(ctx context.Context, k *Dispatch) (*run, error) {
+	r := &run{dev: d, k: k, ctx: ctx}
+	for i := 0; i < 3; i++ {
+		if k.WorkgroupSize[i] == 0 {
+			return nil, fmt.Errorf("emu: workgroup size %v has a zero dimension", k.WorkgroupSize)
+		}
+		if k.GridSize[i] == 0 {
+			return nil, fmt.Errorf("emu: grid size %v has a zero dimension", k.GridSize)
+		}
+		r.numWG[i] = uint32((uint64(k.GridSize[i]) + uint64(k.WorkgroupSize[i]) - 1) / uint64(k.WorkgroupSize[i]))
+	}
+	r.totalWG = uint64(r.numWG[0]) * uint64(r.numWG[1]) * uint64(r.numWG[2])
+	if err := r.prepare(); err != nil {
+		return nil, err
+	}
+	code, err := d.codeTableFor(r.setup.entry)
+	if err != nil {
+		return nil, err
+	}
+	r.code = code
+	r.workers = d.cfg.Workers
+	if uint64(r.workers) > r.totalWG {
+		r.workers = int(r.totalWG)
+	}
+	r.resident = d.cfg.ResidentWorkgroups
+	if per := (r.totalWG + uint64(r.workers) - 1) / uint64(r.workers); uint64(r.resident) > per {
+		r.resident = int(per)
+	}
+	// Scratch: one slot per wave that can be resident at once.
+	if r.setup.privateSize > 0 {
+		slots := r.workers * r.resident * r.setup.wavesPerWG
+		r.slotSize = (r.setup.privateSize*64 + 1023) &^ 1023
+		a, err := d.getScratch(slots * int(r.slotSize))
+		if err != nil {
+			return nil, err
+		}
+		r.scratch = a
+	}
+	return r, nil
+}
+
+func (r *run) release() {
+	if r.scratch != nil {
+		r.dev.putScratch(r.scratch)
+		r.scratch = nil
+	}
+}
+
+// setFault records the first fault and stops the dispatch.
+func (r *run) setFault(f *Fault) {
+	r.faultMu.Lock()
+	if r.fault == nil {
+		r.fault = f
+	}
+	r.faultMu.Unlock()
+	r.abort.Store(true)
+}
+
+func (r *run) execute() error {
+	stop := make(chan struct{})
+	defer close(stop)
+	if r.ctx != nil && r.ctx.Done() != nil {
+		go func() {
+			select {
+			case <-r.ctx.Done():
+				r.abort.Store(true)
+			case <-stop:
+			}
+		}()
+	}
+	var wgw sync.WaitGroup
+	for i := 0; i < r.workers; i++ {
+		wgw.Add(1)
+		go func(id int) {
+			defer wgw.Done()
+			r.worker(id)
+		}(i)
+	}
+	wgw.Wait()
+	r.k.Stats = r.stats
+	if r.fault != nil {
+		return r.fault
+	}
+	if r.abort.Load() && r.ctx != nil && r.ctx.Err() != nil {
+		return &Fault{Kind: FaultCanceled, Kernel: r.k.Kernel, Wave: -1, Lane: -1, Detail: r.ctx.Err().Error(), err: r.ctx.Err()}
+	}
+	return nil
+}
+
+// worker runs workgroups: it keeps up to r.resident of them and time-slices
+// them, starting new ones in linear order as slots free up.
+func (r *run) worker(id int) {
+	slots := make([]*workgroup, r.resident)
+	active := make([]bool, r.resident)
+	var stats Counters
+	defer func() {
+		r.statsMu.Lock()
+		r.stats.add(&stats)
+		r.statsMu.Unlock()
+	}()
+	exhausted := false
+	for {
+		n := 0
+		for i := range slots {
+			if !active[i] && !exhausted {
+				idx := r.next.Add(1) - 1
+				if idx >= r.totalWG {
+					exhausted = true
+				} else {
+					if slots[i] == nil {
+						slots[i] = &workgroup{}
+					}
+					r.startWorkgroup(slots[i], idx, (id*r.resident+i)*r.setup.wavesPerWG)
+					active[i] = true
+					stats.Workgroups++
+					stats.Waves += uint64(slots[i].nwaves)
+				}
+			}
+			if active[i] {
+				n++
+			}
+		}
+		if n == 0 {
+			return
+		}
+		for i, g := range slots {
+			if !active[i] {
+				continue
+			}
+			if r.abort.Load() {
+				for j, h := range slots {
+					if active[j] {
+						r.collect(h, &stats)
+						r.stopFault(h)
+					}
+				}
+				return
+			}
+			if r.slice(g) {
+				active[i] = false
+			}
+			r.collect(g, &stats)
+		}
+	}
+}
+
+// collect moves the waves' counters into stats and charges the budget.
+func (r *run) collect(g *workgroup, stats *Counters) {
+	var n uint64
+	for _, w := range g.waves[:g.nwaves] {
+		for c, v := range w.icount {
+			stats.Instructions[c] += v
+			n += v
+			w.icount[c] = 0
+		}
+		stats.BytesLoaded += w.loaded
+		stats.BytesStored += w.stored
+		w.loaded, w.stored = 0, 0
+	}
+	if b := r.dev.cfg.Budget; b != 0 && r.executed.Add(n) > b && !r.abort.Load() {
+		r.budgetFault()
+	}
+}
+
+// budgetFault stops the dispatch with the instruction budget fault.
+func (r *run) budgetFault() {
+	r.setFault(&Fault{Kind: FaultBudget, Kernel: r.k.Kernel, Wave: -1, Lane: -1,
+		Detail: fmt.Sprintf("more than %d instructions executed", r.dev.cfg.Budget)})
+}
+
+// stopFault is called by workers that see the abort flag for each of their
+// resident workgroups: it lists the workgroup's live waves in a budget or
+// cancellation fault (creating the cancellation fault if needed).
+func (r *run) stopFault(g *workgroup) {
+	r.faultMu.Lock()
+	defer r.faultMu.Unlock()
+	if r.fault == nil {
+		if r.ctx == nil || r.ctx.Err() == nil {
+			return
+		}
+		r.fault = &Fault{Kind: FaultCanceled, Kernel: r.k.Kernel, Wave: -1, Lane: -1, Detail: r.ctx.Err().Error(), err: r.ctx.Err()}
+	}
+	f := r.fault
+	if f.Kind != FaultBudget && f.Kind != FaultCanceled {
+		return
+	}
+	for _, w := range g.waves[:g.nwaves] {
+		if w.state != waveDone {
+			f.WavePCs = append(f.WavePCs, WavePC{Workgroup: g.id, Wave: w.id, PC: w.pc, Spinning: w.spin})
+		}
+	}
+	all := len(f.WavePCs) > 0
+	for _, p := range f.WavePCs {
+		all = all && p.Spinning
+	}
+	if all {
+		f.Detail = strings.TrimSuffix(f.Detail, spinNote) + spinNote
+	}
+}
+
+const spinNote = " (possible spin-wait deadlock: every wave is looping)"
+
+// slice runs each runnable wave of g once (until it yields) and reports
+// whether the workgroup has finished. A fault inside the hot loop arrives
+// here as a panic and stops the dispatch.
+func (r *run) slice(g *workgroup) (done bool) {
+	defer func() {
+		if e := recover(); e != nil {
+			f, ok := e.(*Fault)
+			if !ok {
+				err, _ := e.(error)
+				var re runtime.Error
+				if errors.As(err, &re) {
+					f = &Fault{Kind: FaultIllegal, Lane: -1, Detail: "register or memory index outside the allocated range (" + re.Error() + ")"}
+				} else {
+					panic(e)
+				}
+			}
+			w := g.waves[g.cur]
+			f.Kernel = r.k.Kernel
+			f.Workgroup = g.id
+			f.Wave = w.id
+			if f.PC == 0 {
+				f.PC = w.curPC
+			}
+			if f.Inst == "" {
+				f.Inst = r.code.text(f.PC)
+			}
+			r.setFault(f)
+			done = true
+		}
+	}()
+	for k := 0; k < g.nwaves; k++ {
+		g.cur = (g.cur + 1) % g.nwaves
+		w := g.waves[g.cur]
+		if w.state != waveRunning {
+			continue
+		}
+		w.exec1()
+		if w.state == waveDone {
+			g.live--
+		}
+		if g.live > 0 && g.barrier == g.live {
+			g.releaseBarrier()
+		}
+		if r.abort.Load() {
+			return false
+		}
+	}
+	return g.live == 0
+}
+
+func (g *workgroup) releaseBarrier() {
+	for _, w := range g.waves[:g.nwaves] {
+		if w.state == waveBarrier {
+			w.state = waveRunning
+		}
+	}
+	g.barrier = 0
+}
+
+// exec1 runs the wave until it yields: the hot loop.
+func (w *wave) exec1() {
+	w.yield = false
+	w.spin = false
+	w.since = 0
+	t := w.code
+	for !w.yield {
+		o := t.fetch(w.pc)
+		w.curPC = w.pc
+		w.pc += uint64(o.n)
+		w.icount[o.class]++
+		w.since++
+		o.fn(w, o)
+	}
+}
