@@ -1,0 +1,33 @@
+// Package codeobject reads, validates and writes AMDGPU code objects: the
+// ELF files that clang, hipcc and the LLVM assembler produce for AMD GPUs,
+// code object versions V2 to V6.
+//
+// A File (from Open or NewFile) gives the ELF header with its e_flags decoded
+// for the file's code object version (spec/INVENTORY.md §1.1–§1.4,
+// "AMDGPUUsage: ELF Code Object"), the sections and program headers, the
+// loadable segments a loader must map, the symbol tables (§1.7), the dynamic
+// relocations with their calculations (§1.8), the notes (§1.6), the code
+// object metadata (§2: V2 YAML, V3+ MessagePack) as a typed model that keeps
+// unknown keys, and each kernel with its kernel descriptor (§4.1–§4.6) or,
+// for V2, its amd_kernel_code_t (§4.7).
+//
+// Validate applies the checklists of §1.10 and §4.8. Bundle unwraps clang
+// offload bundles (plain and compressed) and finds the device bundle inside
+// a HIP host executable. Builder writes code objects from the same types.
+//
+// Every parser works on bounded slices of the file: a corrupt size or offset
+// yields a *FormatError carrying the byte offset of the bad field, never a
+// panic and never an allocation larger than a small multiple of the input.
+// Features that are recognised but not implemented return an error that
+// satisfies errors.Is(err, ErrNotSupported).
+//
+// Decisions where the spec is silent or contradictory (§13):
+//   - ABI version 0 is V2 and 1 is V3 (upstream ELFABIVERSION_AMDGPU_HSA_V2..V6
+//     = 0..4). An object with ABI version 1 whose only notes are "AMD" V2
+//     notes is read as V2 (the old guide's single ELFABIVERSION_AMDGPU_HSA=1).
+//   - V2 e_flags: LLVM writes the V3 layout (MACH in bits 7:0, XNACK 0x100,
+//     SRAMECC 0x200) into V2 objects and llvm-readobj decodes them that way,
+//     so V2 flags are decoded as V3 unless the MACH field is below 0x20 and
+//     only bits 0x1/0x2 are set, which is the HSAIL Finalizer's V2 layout
+//     (EF_AMDGPU_FEATURE_XNACK_V2, EF_AMDGPU_FEATURE_TRAP_HANDLER_V2).
+package codeobject
