@@ -1,0 +1,52 @@
+package target
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParseID: no panic; a parsed ID prints in canonical form, and that
+// form parses to the same ID (idempotent canonicalisation); errors are
+// IDErrors naming the input.
+func FuzzParseID(f *testing.F) {
+	for _, s := range []string{
+		"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "gfx90a:xnack+", "gfx902+xnack", "AMD:AMDGPU:9:0:6",
+		"amdgcn-amd-amdhsa--gfx1010+xnack+wavefrontsize64+cumode", "gfx906+sram-ecc", "r600-amd---cayman",
+		"amdgcn-amd-amdhsa--gfx9-4-generic:sramecc-", "tonga", "gfx90a::", "AMD:AMDGPU:", "amdgcn-----",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := ParseID(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "target ID") {
+				t.Fatalf("error %q does not say target ID", err)
+			}
+			return
+		}
+		if id.Processor == nil {
+			t.Fatalf("ParseID(%q) returned no processor", s)
+		}
+		c := id.String()
+		id2, err := ParseID(c)
+		if err != nil {
+			t.Fatalf("canonical form %q of %q does not parse: %v", c, s, err)
+		}
+		if id2.String() != c || id2.Processor != id.Processor {
+			t.Fatalf("canonical form %q reparses as %q", c, id2.String())
+		}
+		for _, f := range id.Processor.IDFeatures() {
+			if id2.Setting(f) != id.Setting(f) {
+				t.Fatalf("%q: %s %v became %v", s, f, id.Setting(f), id2.Setting(f))
+			}
+		}
+		if id.Legacy {
+			l := id.LegacyString()
+			id3, err := ParseID(l)
+			if err != nil || id3.LegacyString() != l {
+				t.Fatalf("legacy form %q of %q: %v %q", l, s, err, id3.LegacyString())
+			}
+		}
+		_ = id.ISAName()
+	})
+}

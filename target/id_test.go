@@ -1,0 +1,252 @@
+package target
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// settingsCombos returns every assignment of Any/On/Off to feats.
+func settingsCombos(feats []Feature) []map[Feature]FeatureSetting {
+	out := []map[Feature]FeatureSetting{{}}
+	for _, f := range feats {
+		var next []map[Feature]FeatureSetting
+		for _, m := range out {
+			for _, s := range []FeatureSetting{Any, On, Off} {
+				c := map[Feature]FeatureSetting{}
+				for k, v := range m {
+					c[k] = v
+				}
+				if s != Any {
+					c[f] = s
+				}
+				next = append(next, c)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+func TestIDRoundTripEveryProcessorAndFeatureCombination(t *testing.T) {
+	n := 0
+	for _, p := range Processors() {
+		triple := "amdgcn-amd-amdhsa-"
+		if p.Arch == "r600" {
+			triple = "r600-amd--"
+		}
+		for _, combo := range settingsCombos(p.IDFeatures()) {
+			// Canonical text built independently of ID.String.
+			canon := p.Name
+			var rev []string // the same features in reverse (non-canonical) order
+			for _, f := range p.IDFeatures() {
+				if s, ok := combo[f]; ok {
+					suf := map[FeatureSetting]string{On: "+", Off: "-"}[s]
+					canon += ":" + string(f) + suf
+					rev = append([]string{":" + string(f) + suf}, rev...)
+				}
+			}
+			full := triple + "-" + canon
+			for _, in := range []string{full, canon, triple + "-" + p.Name + strings.Join(rev, ""), p.Name + strings.Join(rev, "")} {
+				id, err := ParseID(in)
+				if err != nil {
+					t.Errorf("ParseID(%q): %v", in, err)
+					continue
+				}
+				n++
+				if id.Processor != p || id.Legacy {
+					t.Errorf("ParseID(%q) processor %v legacy %v", in, id.Processor, id.Legacy)
+				}
+				for _, f := range p.IDFeatures() {
+					if id.Setting(f) != combo[f] {
+						t.Errorf("ParseID(%q): %s = %v, want %v", in, f, id.Setting(f), combo[f])
+					}
+				}
+				if got := id.String(); got != full {
+					t.Errorf("ParseID(%q).String() = %q, want %q", in, got, full)
+				}
+				if got := id.TargetID(); got != canon {
+					t.Errorf("ParseID(%q).TargetID() = %q, want %q", in, got, canon)
+				}
+				again, err := ParseID(id.String())
+				if err != nil || again.String() != full {
+					t.Errorf("reparse of %q: %v, %v", full, again, err)
+				}
+			}
+			// Alternative names are accepted and canonicalised.
+			for _, a := range p.Aliases {
+				in := a + strings.Join(rev, "")
+				id, err := ParseID(in)
+				if err != nil || id.String() != full {
+					t.Errorf("ParseID(%q) = %v, %v; want %q", in, id, err, full)
+				}
+			}
+		}
+	}
+	if n < 700 {
+		t.Errorf("only %d round trips", n)
+	}
+}
+
+func TestLegacyIDRoundTrip(t *testing.T) {
+	for _, p := range Processors() {
+		if p.Arch != "amdgcn" {
+			continue
+		}
+		var feats []Feature
+		for _, f := range legacyFeatureOrder {
+			if p.Supports(f) {
+				feats = append(feats, f)
+			}
+		}
+		for mask := 0; mask < 1<<len(feats); mask++ {
+			s := "amdgcn-amd-amdhsa--" + p.Name
+			on := map[Feature]bool{}
+			for i, f := range feats {
+				if mask&(1<<i) != 0 {
+					s += "+" + f.LegacyName()
+					on[f] = true
+				}
+			}
+			if mask == 0 {
+				continue // no '+': the V4+ reading (all Any) applies
+			}
+			id, err := ParseID(s)
+			if err != nil {
+				t.Errorf("ParseID(%q): %v", s, err)
+				continue
+			}
+			if !id.Legacy || id.LegacyString() != s {
+				t.Errorf("ParseID(%q).LegacyString() = %q legacy=%v", s, id.LegacyString(), id.Legacy)
+			}
+			for _, f := range p.IDFeatures() {
+				want := Off
+				if on[f] {
+					want = On
+				}
+				if id.Setting(f) != want {
+					t.Errorf("ParseID(%q): %s = %v, want %v", s, f, id.Setting(f), want)
+				}
+			}
+			bare := strings.TrimPrefix(s, "amdgcn-amd-amdhsa--")
+			if id2, err := ParseID(bare); err != nil || id2.LegacyString() != s {
+				t.Errorf("ParseID(%q) = %v, %v", bare, id2.LegacyString(), err)
+			}
+		}
+	}
+}
+
+func TestIDForms(t *testing.T) {
+	cases := []struct {
+		in, str, legacy, isa string
+	}{
+		{"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx90a+sram-ecc", "AMD:AMDGPU:9:0:10"},
+		{"amdgcn-amd-amdhsa--gfx90a:xnack-:sramecc+", "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx90a+sram-ecc", "AMD:AMDGPU:9:0:10"},
+		{"gfx90a:xnack+", "amdgcn-amd-amdhsa--gfx90a:xnack+", "amdgcn-amd-amdhsa--gfx90a+xnack", "AMD:AMDGPU:9:0:10"},
+		{"gfx90a", "amdgcn-amd-amdhsa--gfx90a", "amdgcn-amd-amdhsa--gfx90a", "AMD:AMDGPU:9:0:10"},
+		{"gfx902+xnack", "amdgcn-amd-amdhsa--gfx902:xnack+", "amdgcn-amd-amdhsa--gfx902+xnack", "AMD:AMDGPU:9:0:2"},
+		{"amdgcn-amd-amdhsa--gfx902+xnack", "amdgcn-amd-amdhsa--gfx902:xnack+", "amdgcn-amd-amdhsa--gfx902+xnack", "AMD:AMDGPU:9:0:2"},
+		{"amdgcn-amd-amdhsa--gfx906+sram-ecc", "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx906+sram-ecc", "AMD:AMDGPU:9:0:6"},
+		{"amdgcn-amd-amdhsa--gfx906+sramecc", "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx906+sram-ecc", "AMD:AMDGPU:9:0:6"},
+		{"amdgcn-amd-amdhsa--gfx1010+xnack+wavefrontsize64+cumode", "amdgcn-amd-amdhsa--gfx1010:xnack+", "amdgcn-amd-amdhsa--gfx1010+xnack+wavefrontsize64+cumode", "AMD:AMDGPU:10:1:0"},
+		{"AMD:AMDGPU:9:0:6", "amdgcn-amd-amdhsa--gfx906", "amdgcn-amd-amdhsa--gfx906", "AMD:AMDGPU:9:0:6"},
+		{"AMD:AMDGPU:8:0:3", "amdgcn-amd-amdhsa--gfx803", "amdgcn-amd-amdhsa--gfx803", "AMD:AMDGPU:8:0:3"},
+		{"AMD:AMDGPU:9:0:0", "amdgcn-amd-amdhsa--gfx900", "amdgcn-amd-amdhsa--gfx900", "AMD:AMDGPU:9:0:0"},
+		{"tonga", "amdgcn-amd-amdhsa--gfx802", "amdgcn-amd-amdhsa--gfx802", "AMD:AMDGPU:8:0:2"},
+		{"amdgcn-amd-amdhsa--gfx9-generic:xnack-", "amdgcn-amd-amdhsa--gfx9-generic:xnack-", "amdgcn-amd-amdhsa--gfx9-generic", "AMD:AMDGPU:9:0:0"},
+		{"amdgcn-amd-amdhsa--gfx10-3-generic", "amdgcn-amd-amdhsa--gfx10-3-generic", "amdgcn-amd-amdhsa--gfx10-3-generic", "AMD:AMDGPU:10:3:0"},
+		{"amdgcn-amd---gfx1030", "amdgcn-amd---gfx1030", "amdgcn-amd---gfx1030", "AMD:AMDGPU:10:3:0"},
+		{"amdgcn-amd-amdpal--gfx1100", "amdgcn-amd-amdpal--gfx1100", "amdgcn-amd-amdpal--gfx1100", "AMD:AMDGPU:11:0:0"},
+		{"amdgcn-mesa3d-mesa3d--gfx803", "amdgcn-mesa3d-mesa3d--gfx803", "amdgcn-mesa3d-mesa3d--gfx803", "AMD:AMDGPU:8:0:3"},
+		{"r600-amd---cayman", "r600-amd---cayman", "r600-amd---cayman", "AMD:AMDGPU:0:0:0"},
+		{"aruba", "r600-amd---cayman", "r600-amd---cayman", "AMD:AMDGPU:0:0:0"},
+	}
+	for _, c := range cases {
+		id, err := ParseID(c.in)
+		if err != nil {
+			t.Errorf("ParseID(%q): %v", c.in, err)
+			continue
+		}
+		if got := id.String(); got != c.str {
+			t.Errorf("ParseID(%q).String() = %q, want %q", c.in, got, c.str)
+		}
+		if got := id.LegacyString(); got != c.legacy {
+			t.Errorf("ParseID(%q).LegacyString() = %q, want %q", c.in, got, c.legacy)
+		}
+		if got := id.ISAName(); got != c.isa {
+			t.Errorf("ParseID(%q).ISAName() = %q, want %q", c.in, got, c.isa)
+		}
+		if got := id.Canonical().String(); got != c.str {
+			t.Errorf("ParseID(%q).Canonical().String() = %q", c.in, got)
+		}
+	}
+}
+
+func TestIDErrors(t *testing.T) {
+	cases := []struct {
+		in   string
+		err  error
+		text string
+	}{
+		{"", ErrSyntax, "empty"},
+		{"gfx9000", ErrUnknownProcessor, `unknown processor "gfx9000"`},
+		{"amdgcn-amd-amdhsa--gfx9000:xnack+", ErrUnknownProcessor, `unknown processor "gfx9000"`},
+		{"amdgcn-amd-amdhsa--", ErrSyntax, "missing processor"},
+		{"amdgcn-amd-amdhsa-gfx90a", ErrSyntax, "have 4 of the 5 components"},
+		{"amdgcn-amd-amdhsa", ErrSyntax, "have 3 of the 5"},
+		{"r600-amd--cayman", ErrSyntax, "have 4 of the 5"},
+		{":xnack+", ErrSyntax, "missing processor"},
+		{"gfx90a:xnack+:xnack-", ErrDuplicateFeature, "xnack given twice"},
+		{"gfx90a:xnack+:xnack+", ErrDuplicateFeature, "xnack given twice"},
+		{"gfx902+xnack+xnack", ErrDuplicateFeature, "xnack given twice"},
+		{"gfx1030:xnack+", ErrUnsupportedFeature, "processor gfx1030 does not support feature xnack"},
+		{"gfx900:sramecc-", ErrUnsupportedFeature, "processor gfx900 does not support feature sramecc"},
+		{"gfx803:xnack+", ErrUnsupportedFeature, "processor gfx803 does not support feature xnack"},
+		{"gfx1030:cumode+", ErrUnsupportedFeature, "cannot be set in a target ID (it is the -m[no-]cumode option)"},
+		{"gfx90a:tgsplit+", ErrUnsupportedFeature, "tgsplit cannot be set in a target ID"},
+		{"gfx90a:foo+", ErrUnknownFeature, `unknown feature "foo"`},
+		{"gfx906:sram-ecc+", ErrUnknownFeature, `spelled "sramecc"`},
+		{"gfx90a:xnack", ErrSyntax, `feature "xnack" must be a name followed by + or -`},
+		{"gfx90a:xnack+-", ErrSyntax, "must be a name followed by + or -"},
+		{"gfx90a:", ErrSyntax, "must be a name followed by + or -"},
+		{"gfx90a::xnack+", ErrSyntax, "must be a name followed by + or -"},
+		{"gfx90a:+", ErrSyntax, "must be a name followed by + or -"},
+		{"gfx902+", ErrSyntax, "empty feature name"},
+		{"gfx902++xnack", ErrSyntax, "empty feature name"},
+		{"gfx902+xnack:sramecc+", ErrSyntax, "cannot mix"},
+		{"gfx906+sram-ecc+xnack", ErrSyntax, "out of order: the V2/V3 syntax lists xnack, sram-ecc, wavefrontsize64, cumode, tgsplit"},
+		{"gfx1010+cumode+wavefrontsize64", ErrSyntax, "out of order"},
+		{"gfx902+bogus", ErrUnknownFeature, `unknown feature "bogus"`},
+		{"gfx1030+xnack", ErrUnsupportedFeature, "gfx1030 does not support feature xnack"},
+		{"amdgcn-amd-amdhsa--cayman", ErrSyntax, "processor cayman is r600, not amdgcn"},
+		{"r600-amd-amdhsa--cayman", ErrSyntax, "OS amdhsa is not supported on r600"},
+		{"amdgcn-xyz-amdhsa--gfx90a", ErrSyntax, `unknown vendor "xyz"`},
+		{"amdgcn-mesa3d-amdhsa--gfx90a", ErrSyntax, "vendor mesa3d requires OS mesa3d"},
+		{"amdgcn-amd-linux--gfx90a", ErrSyntax, `unknown OS "linux"`},
+		{"amdgcn-amd-amdhsa-gnu-gfx90a", ErrSyntax, `environment must be empty, not "gnu"`},
+		{"AMD:AMDGPU:9:0", ErrSyntax, "AMD:AMDGPU:<major>:<minor>:<stepping>"},
+		{"AMD:AMDGPU:9:0:x", ErrSyntax, `component "x" is not a decimal number`},
+		{"AMD:AMDGPU:9:0:-1", ErrSyntax, `component "-1"`},
+		{"AMD:AMDGPU:9:0:06", ErrSyntax, `component "06"`},
+		{"AMD:AMDGPU:9:0:1", ErrUnknownProcessor, "no processor has ISA version 9.0.1"},
+		{"AMD:AMDGPU:9:0:99999999999999999999", ErrSyntax, "not a decimal number"},
+		{"GFX90A", ErrUnknownProcessor, `unknown processor "GFX90A"`},
+	}
+	for _, c := range cases {
+		id, err := ParseID(c.in)
+		if err == nil {
+			t.Errorf("ParseID(%q) = %v, want error", c.in, id)
+			continue
+		}
+		if !errors.Is(err, c.err) {
+			t.Errorf("ParseID(%q) error %v does not wrap %v", c.in, err, c.err)
+		}
+		var ie *IDError
+		if !errors.As(err, &ie) || ie.ID != c.in {
+			t.Errorf("ParseID(%q) error %T %v is not an IDError naming the input", c.in, err, err)
+		}
+		if !strings.Contains(err.Error(), c.text) {
+			t.Errorf("ParseID(%q) = %q, want it to contain %q", c.in, err, c.text)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+package target
+
+import "fmt"
+
+func sprint(v any) string { return fmt.Sprintf("%+v", v) }
