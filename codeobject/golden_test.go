@@ -2,6 +2,7 @@ package codeobject
 
 import (
 	"bufio"
+	"bytes"
 	"debug/elf"
 	"os"
 	"path/filepath"
@@ -42,18 +43,18 @@ type readelfGolden struct {
 }
 
 type goldenSection struct {
-	name, typ                    string
+	name, typ                        string
 	addr, off, size, es, lk, inf, al uint64
-	flags                        string
+	flags                            string
 }
 type goldenProg struct {
-	typ                                    string
+	typ                                     string
 	off, vaddr, paddr, filesz, memsz, align uint64
-	flags                                  string
+	flags                                   string
 }
 type goldenSym struct {
-	num         int
-	value, size uint64
+	num                       int
+	value, size               uint64
 	typ, bind, vis, ndx, name string
 }
 type goldenReloc struct {
@@ -398,4 +399,47 @@ func progFlagLetters(f elf.ProgFlag) string {
 		b[2] = 'E'
 	}
 	return strings.TrimRight(string(b), " ")
+}
+
+// TestMetadataRoundTrip checks that the typed model loses nothing: typed →
+// document → YAML equals llvm-readelf's text, and typed → msgpack equals the
+// note bytes LLVM wrote (V3+), or typed → YAML equals the stored text (V2).
+func TestMetadataRoundTrip(t *testing.T) {
+	for _, path := range goldenObjects(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			g := parseGolden(t, path+".readelf.txt")
+			f, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			note, err := f.MetadataNote()
+			if err != nil || note == nil {
+				t.Fatalf("metadata note: %v %v", note, err)
+			}
+			if note.Name == "AMD" {
+				v2, err := f.MetadataV2()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := v2.EncodeYAML(); got != g.metadata {
+					t.Errorf("V2 YAML differs:\n%s", lineDiff(g.metadata, got))
+				}
+				return
+			}
+			md, err := f.Metadata()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := md.YAML(); got != g.metadata {
+				t.Errorf("typed YAML differs:\n%s", lineDiff(g.metadata, got))
+			}
+			b, err := md.EncodeMsgPack()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b, note.Desc) {
+				t.Errorf("msgpack re-encoding differs from LLVM's note (%d vs %d bytes)", len(b), len(note.Desc))
+			}
+		})
+	}
 }
