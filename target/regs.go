@@ -172,3 +172,33 @@ func (p *Processor) LDSFromGranulated(g uint32) (int, error) {
 	}
 	return n, nil
 }
+
+// ExtraSGPRs returns how many SGPRs beyond the highest one a kernel names
+// LLVM counts for the special registers it reserves at the top of the SGPR
+// allocation: VCC (2), FLAT_SCRATCH and XNACK_MASK. They overlap rather
+// than add: on GFX6-GFX7 flat scratch makes it 4; on GFX8-GFX9 XNACK_MASK
+// makes it 4 and flat scratch 6 (always on architected-flat-scratch
+// processors); GFX10+ keep these outside the allocation, so only VCC
+// counts. This is LLVM's getNumExtraSGPRs, checked against llvm-mc-15 by
+// TestGranulesMatchLLVM15. The metadata's .sgpr_count includes it.
+func (p *Processor) ExtraSGPRs(vcc, flatScratch, xnackMask bool) int {
+	n := 0
+	if vcc {
+		n = 2
+	}
+	switch {
+	case p.Arch != "amdgcn" || p.Family >= GFX10:
+	case p.Family < GFX8:
+		if flatScratch {
+			n = 4
+		}
+	default:
+		if xnackMask {
+			n = 4
+		}
+		if flatScratch || p.FlatScratch == FlatScratchArchitected {
+			n = 6
+		}
+	}
+	return n
+}
