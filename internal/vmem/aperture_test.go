@@ -109,3 +109,19 @@ func TestRegisterRejectsApertures(t *testing.T) {
 		t.Errorf("range after the shared aperture: %v", err)
 	}
 }
+
+// FuzzCheckMaps: the maps parser never panics, and every error it returns
+// either wraps ErrOverlap or names a malformed line.
+func FuzzCheckMaps(f *testing.F) {
+	f.Add("55d0c3a00000-55d0c3a21000 r--p 00000000 08:01 1234 /usr/bin/x\n")
+	f.Add("1000000000000-1000000001000 rw-p 00000000 00:00 0\n")
+	f.Add("-\n")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		err := checkMaps(strings.NewReader(s))
+		if err != nil && !errors.Is(err, ErrOverlap) && !strings.Contains(err.Error(), "malformed") &&
+			!strings.Contains(err.Error(), "reading maps") {
+			t.Fatalf("unexpected error %v", err)
+		}
+	})
+}

@@ -1,6 +1,9 @@
 package vmem
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 func benchSpace(b *testing.B, n int) (*Space, []*Region) {
 	s := newSpace(b)
@@ -15,10 +18,17 @@ func benchSpace(b *testing.B, n int) (*Space, []*Region) {
 	return s, regs
 }
 
-// BenchmarkLookup is the table's hot path: a binary search over 1000
-// regions. It must not allocate.
+// BenchmarkLookup is the table's hot path: a binary search over 32 and
+// over 1000 regions, hitting them in a scattered order. It must not
+// allocate.
 func BenchmarkLookup(b *testing.B) {
-	s, regs := benchSpace(b, 1000)
+	for _, n := range []int{32, 1000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) { benchLookup(b, n) })
+	}
+}
+
+func benchLookup(b *testing.B, n int) {
+	s, regs := benchSpace(b, n)
 	b.ReportAllocs()
 	b.ResetTimer()
 	var sink *Region

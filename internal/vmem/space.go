@@ -18,17 +18,24 @@ type table struct {
 var emptyTable = &table{}
 
 // search returns the index of the last region whose Base is <= addr, or -1.
+// The loop halves a window with a conditional add the compiler turns into
+// a conditional move, so a lookup does not mispredict its way down.
 func (t *table) search(addr uint64) int {
-	lo, hi := 0, len(t.bases)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if t.bases[m] <= addr {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	b := t.bases
+	n := len(b)
+	if n == 0 || b[0] > addr {
+		return -1
 	}
-	return lo - 1
+	i := 0
+	for n > 1 {
+		half := n >> 1
+		j := i + half
+		if b[j] <= addr {
+			i = j
+		}
+		n -= half
+	}
+	return i
 }
 
 // Space is a device address space: the region table and the arenas that
