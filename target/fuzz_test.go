@@ -50,3 +50,22 @@ func FuzzParseID(f *testing.F) {
 		_ = id.ISAName()
 	})
 }
+
+// FuzzParseBundleEntryID: no panic; a parsed entry prints back as
+// kind-canonical ID, which parses to the same.
+func FuzzParseBundleEntryID(f *testing.F) {
+	for _, s := range []string{"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", "hip-amdgcn-amd-amdhsa-gfx906", "host-x86_64-unknown-linux-gnu", "-", "a-r600-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		kind, id, err := ParseBundleEntryID(s)
+		if err != nil {
+			return
+		}
+		e := id.BundleEntryID(kind)
+		k2, id2, err := ParseBundleEntryID(e)
+		if err != nil || k2 != kind || id2.String() != id.String() {
+			t.Fatalf("%q → %q → %q %q %v", s, e, k2, id2.String(), err)
+		}
+	})
+}
