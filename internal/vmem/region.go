@@ -111,6 +111,10 @@ func (r *Region) Bytes(addr, n uint64) []byte {
 	return unsafe.Slice((*byte)(r.at(addr, n)), n)
 }
 
+// Data returns the whole region as a slice aliasing it (host-side access:
+// writing code into a code region, filling kernarg buffers).
+func (r *Region) Data() []byte { return unsafe.Slice((*byte)(r.ptr), r.Size) }
+
 // U8 returns a pointer to the byte at addr.
 func (r *Region) U8(addr uint64) *uint8 { return (*uint8)(r.at(addr, 1)) }
 

@@ -18,8 +18,8 @@ type table struct {
 var emptyTable = &table{}
 
 // search returns the index of the last region whose Base is <= addr, or -1.
-// The loop halves a window with a conditional add the compiler turns into
-// a conditional move, so a lookup does not mispredict its way down.
+// It halves a window [i, i+n) whose first base is <= addr, so the loop has
+// one data-dependent comparison per level and no early exit.
 func (t *table) search(addr uint64) int {
 	b := t.bases
 	n := len(b)

@@ -104,6 +104,9 @@ func TestRegisterLookupBounds(t *testing.T) {
 	if _, err := s.Slice(end-4, 5); err == nil {
 		t.Error("Slice past the end accepted")
 	}
+	if d := r.Data(); len(d) != pageSize || &d[0] != &mem[pageSize] {
+		t.Error("Data does not alias the region")
+	}
 	if s.Find(lo+5) != r || s.Find(end) != nil {
 		t.Error("Find")
 	}
