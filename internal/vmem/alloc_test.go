@@ -159,3 +159,33 @@ func TestClose(t *testing.T) {
 		t.Errorf("second Close: %v", err)
 	}
 }
+
+// TestHugeAllocation takes the path where one allocation is larger than the
+// default arena chunk: MAP_NORESERVE makes it cost address space, not
+// memory, until touched.
+func TestHugeAllocation(t *testing.T) {
+	s := newSpace(t)
+	const size = 3 << 30
+	r, err := s.Alloc(size, 2<<20, KindPool, "huge")
+	if err != nil {
+		t.Skipf("no 3 GiB of address space: %v", err)
+	}
+	if r.Base%(2<<20) != 0 || r.Size != size {
+		t.Fatalf("region %v", r)
+	}
+	*r.U64(r.Base) = 1
+	*r.U64(r.End() - 8) = 2
+	if got, err := s.Lookup(r.End()-8, 8); got != r || err != nil {
+		t.Error("last word not in the region")
+	}
+	if _, err := s.Lookup(r.End(), 1); err == nil {
+		t.Error("byte after a huge allocation is mapped for the device")
+	}
+	if err := s.Free(r.Base); err != nil {
+		t.Fatal(err)
+	}
+	// Small allocations still work after the big chunk exists.
+	if _, err := s.Alloc(64, 64, KindSignal, nil); err != nil {
+		t.Fatal(err)
+	}
+}

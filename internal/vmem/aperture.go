@@ -30,12 +30,17 @@ const (
 	SharedApertureBaseHi  uint32 = uint32(SharedApertureBase >> 32)
 	PrivateApertureBaseHi uint32 = uint32(PrivateApertureBase >> 32)
 
+	// SharedApertureBase16 and PrivateApertureBase16 are the bases' bits
+	// 63:48, the 16-bit SHARED_BASE and PRIVATE_BASE fields of SH_MEM_BASES.
+	SharedApertureBase16  uint16 = uint16(SharedApertureBase >> 48)
+	PrivateApertureBase16 uint16 = uint16(PrivateApertureBase >> 48)
+
 	// SHMemBases is the value of hardware register SH_MEM_BASES as
 	// s_getreg_b32 reads it: PRIVATE_BASE in bits 15:0 and SHARED_BASE in
 	// bits 31:16, each holding address bits 63:48 (LLVM reads the shared
 	// aperture with offset 16, width 16 and the private one with offset 0,
 	// width 16, then shifts left by 16 to get the high 32 bits).
-	SHMemBases uint32 = uint32(SharedApertureBase>>48)<<16 | uint32(PrivateApertureBase>>48)
+	SHMemBases uint32 = uint32(SharedApertureBase16)<<16 | uint32(PrivateApertureBase16)
 )
 
 // Aperture is the memory a flat address reaches.

@@ -15,6 +15,9 @@ func TestApertureConstants(t *testing.T) {
 	if SharedApertureBaseHi != 0x0001_0000 || PrivateApertureBaseHi != 0x0002_0000 {
 		t.Errorf("base_hi %#x %#x", SharedApertureBaseHi, PrivateApertureBaseHi)
 	}
+	if SharedApertureBase16 != 1 || PrivateApertureBase16 != 2 {
+		t.Errorf("16-bit bases %#x %#x", SharedApertureBase16, PrivateApertureBase16)
+	}
 	// s_getreg_b32 SH_MEM_BASES: shared in 31:16, private in 15:0.
 	if SHMemBases != 0x0001_0002 {
 		t.Errorf("SH_MEM_BASES = %#x", SHMemBases)
