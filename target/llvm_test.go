@@ -234,3 +234,45 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestLDSSizeMatchesLLVM15 compiles a kernel using 1 MiB of LDS for every
+// processor LLVM 15 knows (primary names) and reads the limit from llc's
+// "local memory (N) exceeds limit (L)" error.
+func TestLDSSizeMatchesLLVM15(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs llc-15 once per processor")
+	}
+	llc := needTool(t, "llc-15")
+	dir := t.TempDir()
+	ll := filepath.Join(dir, "lds.ll")
+	src := `@lds = internal addrspace(3) global [1048576 x i8] undef, align 4
+define amdgpu_kernel void @k(i32 %i) {
+  %p = getelementptr [1048576 x i8], [1048576 x i8] addrspace(3)* @lds, i32 0, i32 %i
+  store volatile i8 1, i8 addrspace(3)* %p
+  ret void
+}
+`
+	if err := os.WriteFile(ll, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, cpu := range llvmCPUs(t, llc, "amdgcn") {
+		p, err := Lookup(cpu)
+		if err != nil || p.Name != cpu {
+			continue // aliases: covered by TestMachMatchesLLVM15
+		}
+		out, _ := exec.Command(llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu="+cpu, "-filetype=obj", ll, "-o", os.DevNull).CombinedOutput()
+		var got, limit int
+		if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "error: local memory (%d) exceeds limit (%d)", &got, &limit); err != nil {
+			t.Errorf("%s: unexpected llc output %q", cpu, out)
+			continue
+		}
+		if limit != p.LDSSize {
+			t.Errorf("%s: LLVM 15 LDS limit %d, ours %d", cpu, limit, p.LDSSize)
+		}
+		n++
+	}
+	if n < 35 {
+		t.Errorf("checked only %d processors", n)
+	}
+}
