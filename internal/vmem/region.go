@@ -38,8 +38,8 @@ func (k Kind) DeviceWritable() bool { return k != KindCode }
 
 // Region is one registered range [Base, Base+Size) of the address space.
 // Regions are immutable once registered except for their liveness, so a
-// *Region may be cached and read without locks. Base is both the device and
-// the host address.
+// *Region may be cached and read without locks; callers must not modify
+// the exported fields. Base is both the device and the host address.
 type Region struct {
 	Base  uint64
 	Size  uint64
