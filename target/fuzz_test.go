@@ -27,6 +27,9 @@ func FuzzParseID(f *testing.F) {
 		if id.Processor == nil {
 			t.Fatalf("ParseID(%q) returned no processor", s)
 		}
+		if err := id.Validate(); err != nil {
+			t.Fatalf("ParseID(%q) result does not validate: %v", s, err)
+		}
 		c := id.String()
 		id2, err := ParseID(c)
 		if err != nil {

@@ -113,7 +113,7 @@ func ParseID(s string) (ID, error) {
 			if strings.ContainsAny(string(fn), "+-") && fn != "sram-ecc" {
 				return bad(ErrSyntax, "feature %q must be a name followed by + or -", f)
 			}
-			if err, msg := checkFeature(p, fn, true); err != nil {
+			if msg, err := checkFeature(p, fn, true); err != nil {
 				return bad(err, "%s", msg)
 			}
 			if _, dup := id.Features[fn]; dup {
@@ -142,7 +142,7 @@ func ParseID(s string) (ID, error) {
 		if f == "sram-ecc" {
 			fn = FeatureSRAMECC
 		}
-		if err, msg := checkFeature(p, fn, false); err != nil {
+		if msg, err := checkFeature(p, fn, false); err != nil {
 			return bad(err, "%s", msg)
 		}
 		if _, dup := id.Features[fn]; dup {
@@ -173,20 +173,20 @@ func legacyOrderText() string {
 
 // checkFeature validates feature f of processor p; idSyntax is true for
 // the V4+ ":f±" syntax, which allows only target-ID features.
-func checkFeature(p *Processor, f Feature, idSyntax bool) (error, string) {
+func checkFeature(p *Processor, f Feature, idSyntax bool) (string, error) {
 	if !f.Known() {
 		if f == "sram-ecc" && idSyntax {
-			return ErrUnknownFeature, `unknown feature "sram-ecc" (spelled "sramecc" in this syntax)`
+			return `unknown feature "sram-ecc" (spelled "sramecc" in this syntax)`, ErrUnknownFeature
 		}
-		return ErrUnknownFeature, fmt.Sprintf("unknown feature %q", string(f))
+		return fmt.Sprintf("unknown feature %q", string(f)), ErrUnknownFeature
 	}
 	if !p.Supports(f) {
-		return ErrUnsupportedFeature, fmt.Sprintf("processor %s does not support feature %s", p.Name, f)
+		return fmt.Sprintf("processor %s does not support feature %s", p.Name, f), ErrUnsupportedFeature
 	}
 	if idSyntax && !f.TargetID() {
-		return ErrUnsupportedFeature, fmt.Sprintf("feature %s cannot be set in a target ID (it is the -m[no-]%s option)", f, f)
+		return fmt.Sprintf("feature %s cannot be set in a target ID (it is the -m[no-]%s option)", f, f), ErrUnsupportedFeature
 	}
-	return nil, ""
+	return "", nil
 }
 
 func defaultOS(p *Processor) string {
@@ -322,4 +322,70 @@ func (id ID) Canonical() ID {
 		}
 	}
 	return c
+}
+
+// NewID returns the ID of processor p with the given target-ID feature
+// settings (Any entries may be omitted) and p's default triple
+// (amdgcn-amd-amdhsa-, r600-amd--). It fails like ParseID on features p
+// does not support or that are not target-ID features.
+func NewID(p *Processor, features map[Feature]FeatureSetting) (ID, error) {
+	id := ID{Arch: p.Arch, Vendor: "amd", OS: defaultOS(p), Processor: p}
+	for f, s := range features {
+		if s == Any {
+			continue
+		}
+		if msg, err := checkFeature(p, f, true); err != nil {
+			return ID{}, &IDError{ID: id.triple() + "-" + p.Name, Msg: msg, Err: err}
+		}
+		if s != On && s != Off {
+			return ID{}, &IDError{ID: id.triple() + "-" + p.Name, Msg: fmt.Sprintf("feature %s has bad setting %v", f, s), Err: ErrSyntax}
+		}
+		if id.Features == nil {
+			id.Features = map[Feature]FeatureSetting{}
+		}
+		id.Features[f] = s
+	}
+	return id, nil
+}
+
+// Validate checks an ID built by hand (from e_flags, say) by the rules
+// ParseID applies: a processor, a triple that fits it (empty components
+// allowed), known features with valid settings. Settings of features the
+// processor lacks are allowed only as Off (a V3 object's clear bit).
+func (id ID) Validate() error {
+	bad := func(err error, format string, args ...any) error {
+		return &IDError{ID: id.String(), Msg: fmt.Sprintf(format, args...), Err: err}
+	}
+	if id.Processor == nil {
+		return &IDError{ID: id.triple(), Msg: "no processor", Err: ErrUnknownProcessor}
+	}
+	if id.Arch != "" && id.Vendor != "" {
+		if msg := checkTriple(&id); msg != "" {
+			return bad(ErrSyntax, "%s", msg)
+		}
+	}
+	for f, s := range id.Features {
+		if !f.Known() {
+			return bad(ErrUnknownFeature, "unknown feature %q", string(f))
+		}
+		switch s {
+		case Any, Off:
+		case On:
+			if !id.Processor.Supports(f) {
+				return bad(ErrUnsupportedFeature, "processor %s does not support feature %s", id.Processor.Name, f)
+			}
+		default:
+			return bad(ErrSyntax, "feature %s has bad setting %v", f, s)
+		}
+		if !f.TargetID() && !id.Legacy && s != Any {
+			return bad(ErrUnsupportedFeature, "feature %s cannot be set in a target ID (it is the -m[no-]%s option)", f, f)
+		}
+	}
+	if id.GenericVersion < 0 || id.GenericVersion > 255 {
+		return bad(ErrSyntax, "generic version %d outside 0..255", id.GenericVersion)
+	}
+	if id.GenericVersion != 0 && !id.Processor.Generic {
+		return bad(ErrSyntax, "generic version %d on non-generic processor %s", id.GenericVersion, id.Processor.Name)
+	}
+	return nil
 }

@@ -250,3 +250,64 @@ func TestIDErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestNewIDAndValidate(t *testing.T) {
+	p := proc(t, "gfx90a")
+	id, err := NewID(p, map[Feature]FeatureSetting{FeatureXNACK: Off, FeatureSRAMECC: On})
+	if err != nil || id.String() != "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-" || id.Validate() != nil {
+		t.Errorf("NewID = %v, %v", id.String(), err)
+	}
+	if id, err := NewID(p, nil); err != nil || id.String() != "amdgcn-amd-amdhsa--gfx90a" {
+		t.Errorf("NewID(nil) = %v, %v", id.String(), err)
+	}
+	if id, err := NewID(proc(t, "cayman"), nil); err != nil || id.String() != "r600-amd---cayman" {
+		t.Errorf("NewID(cayman) = %v, %v", id.String(), err)
+	}
+	for _, c := range []struct {
+		p    string
+		f    map[Feature]FeatureSetting
+		err  error
+		text string
+	}{
+		{"gfx1030", map[Feature]FeatureSetting{FeatureXNACK: On}, ErrUnsupportedFeature, "gfx1030 does not support feature xnack"},
+		{"gfx90a", map[Feature]FeatureSetting{FeatureTGSplit: On}, ErrUnsupportedFeature, "cannot be set in a target ID"},
+		{"gfx90a", map[Feature]FeatureSetting{"bogus": Off}, ErrUnknownFeature, `unknown feature "bogus"`},
+		{"gfx90a", map[Feature]FeatureSetting{FeatureXNACK: 7}, ErrSyntax, "bad setting FeatureSetting(7)"},
+	} {
+		_, err := NewID(proc(t, c.p), c.f)
+		if !errors.Is(err, c.err) || !strings.Contains(err.Error(), c.text) {
+			t.Errorf("NewID(%s, %v) = %v, want %v containing %q", c.p, c.f, err, c.err, c.text)
+		}
+	}
+	for _, c := range []struct {
+		id   ID
+		err  error
+		text string
+	}{
+		{ID{}, ErrUnknownProcessor, "no processor"},
+		{ID{Arch: "amdgcn", Vendor: "amd", OS: "amdhsa", Processor: proc(t, "cayman")}, ErrSyntax, "processor cayman is r600, not amdgcn"},
+		{ID{Processor: p, Features: map[Feature]FeatureSetting{"x": On}}, ErrUnknownFeature, `unknown feature "x"`},
+		{ID{Processor: proc(t, "gfx1030"), Features: map[Feature]FeatureSetting{FeatureXNACK: On}}, ErrUnsupportedFeature, "does not support feature xnack"},
+		{ID{Processor: p, Features: map[Feature]FeatureSetting{FeatureXNACK: 9}}, ErrSyntax, "bad setting"},
+		{ID{Processor: p, Features: map[Feature]FeatureSetting{FeatureTGSplit: On}}, ErrUnsupportedFeature, "cannot be set in a target ID"},
+		{ID{Processor: p, GenericVersion: 1}, ErrSyntax, "generic version 1 on non-generic processor gfx90a"},
+		{ID{Processor: proc(t, "gfx9-generic"), GenericVersion: 256}, ErrSyntax, "outside 0..255"},
+	} {
+		err := c.id.Validate()
+		if !errors.Is(err, c.err) || !strings.Contains(err.Error(), c.text) {
+			t.Errorf("Validate(%+v) = %v, want %v containing %q", c.id, err, c.err, c.text)
+		}
+	}
+	// What codeobject builds from V3 e_flags: xnack off on a processor without it.
+	v3 := ID{Arch: "amdgcn", Vendor: "amd", OS: "amdhsa", Processor: proc(t, "gfx1030"), Legacy: true,
+		Features: map[Feature]FeatureSetting{FeatureXNACK: Off, FeatureSRAMECC: Off}}
+	if err := v3.Validate(); err != nil {
+		t.Errorf("V3 ID: %v", err)
+	}
+	// Every parsed ID validates.
+	for _, s := range []string{"gfx902+xnack", "amdgcn-amd-amdhsa--gfx1010+xnack+wavefrontsize64+cumode", "AMD:AMDGPU:9:0:6", "gfx90a:xnack+"} {
+		if err := mustID(t, s).Validate(); err != nil {
+			t.Errorf("Validate(%s) = %v", s, err)
+		}
+	}
+}
