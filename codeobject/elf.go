@@ -89,24 +89,24 @@ func (v Version) ABIVersion() (uint8, bool) {
 // Header is the ELF64 file header with the raw e_flags; see File.Flags for
 // the decoded form.
 type Header struct {
-	Class      elf.Class
-	Data       elf.Data
-	Version    elf.Version // e_ident[EI_VERSION]
-	OSABI      OSABI
-	ABIVersion uint8
-	Type       elf.Type
-	Machine    elf.Machine
-	EVersion   uint32 // e_version
-	Entry      uint64
-	Phoff      uint64
-	Shoff      uint64
-	Flags      uint32 // raw e_flags
-	Ehsize     uint16
-	Phentsize  uint16
-	Phnum      uint16
-	Shentsize  uint16
-	Shnum      uint16
-	Shstrndx   uint16
+	Class        elf.Class
+	Data         elf.Data
+	IdentVersion elf.Version // e_ident[EI_VERSION]
+	OSABI        OSABI
+	ABIVersion   uint8
+	Type         elf.Type
+	Machine      elf.Machine
+	EVersion     uint32 // e_version
+	Entry        uint64
+	Phoff        uint64
+	Shoff        uint64
+	Flags        uint32 // raw e_flags
+	Ehsize       uint16
+	Phentsize    uint16
+	Phnum        uint16
+	Shentsize    uint16
+	Shnum        uint16
+	Shstrndx     uint16
 }
 
 // Section is one section header. Off is the file offset of the header itself.
@@ -263,7 +263,7 @@ func Parse(data []byte) (*File, error) {
 	h := &f.Header
 	h.Class = elf.Class(data[elf.EI_CLASS])
 	h.Data = elf.Data(data[elf.EI_DATA])
-	h.Version = elf.Version(data[elf.EI_VERSION])
+	h.IdentVersion = elf.Version(data[elf.EI_VERSION])
 	h.OSABI = OSABI(data[elf.EI_OSABI])
 	h.ABIVersion = data[elf.EI_ABIVERSION]
 	switch h.Class {

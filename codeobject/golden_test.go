@@ -293,9 +293,6 @@ func checkRelocs(t *testing.T, f *File, g *readelfGolden) {
 }
 
 func checkMetadataYAML(t *testing.T, f *File, g *readelfGolden) {
-	if g.metadata == "" || !strings.HasPrefix(g.metadata, "---") {
-		t.Fatalf("golden has no metadata block")
-	}
 	got, err := f.MetadataYAML()
 	if err != nil {
 		t.Fatal(err)
@@ -413,8 +410,14 @@ func TestMetadataRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			note, err := f.MetadataNote()
-			if err != nil || note == nil {
-				t.Fatalf("metadata note: %v %v", note, err)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if note == nil {
+				if g.metadata != "" {
+					t.Fatal("no metadata note, but llvm-readelf prints metadata")
+				}
+				return
 			}
 			if note.Name == "AMD" {
 				v2, err := f.MetadataV2()

@@ -30,13 +30,22 @@ func TestDescriptorAgreesWithMetadata(t *testing.T) {
 			}
 			for _, k := range ks {
 				m := k.Meta
-				if m == nil {
-					t.Fatalf("%s: no metadata", k.Name)
-				}
 				r, err := k.Resources(p)
 				if err != nil {
 					t.Fatal(err)
 				}
+				if m == nil {
+					// Hand-written V2 assembly carries no metadata; the
+					// amd_kernel_code_t alone describes the kernel.
+					if f.Version() != V2 || k.KernelCode == nil {
+						t.Fatalf("%s: no metadata", k.Name)
+					}
+					continue
+				}
+				// Compiled kernels' counts must give exactly the descriptor's
+				// granules; hand-written assembly metadata (no .language)
+				// may omit the reserved VCC/FLAT_SCRATCH/XNACK SGPRs.
+				compiled := m.Language != "" && m.Language != "Assembler"
 				if uint64(r.LDS) != m.GroupSegmentFixedSize || uint64(r.Scratch) != m.PrivateSegmentFixedSize ||
 					uint64(r.WaveSize) != m.WavefrontSize {
 					t.Errorf("%s: descriptor LDS %d scratch %d wave %d; metadata %d %d %d", k.Name, r.LDS, r.Scratch, r.WaveSize,
@@ -49,8 +58,11 @@ func TestDescriptorAgreesWithMetadata(t *testing.T) {
 					t.Errorf("%s: kernarg_segment_byte_size %d, metadata %d", k.Name, k.KernelCode.KernargSegmentByteSize, m.KernargSegmentSize)
 				}
 				// The granulated counts are the metadata counts rounded up.
+				// LLVM 15's .vgpr_count on a unified register file (gfx90a)
+				// is already the VGPR+AGPR total (arch VGPRs aligned to 4,
+				// then AGPRs), so it alone determines the granule there.
 				agprs := 0
-				if m.AGPRCount != nil {
+				if m.AGPRCount != nil && !p.UnifiedVGPRFile {
 					agprs = int(*m.AGPRCount)
 				}
 				g, err := p.GranulatedVGPRCount(int(m.VGPRCount), agprs, r.WaveSize)
@@ -63,14 +75,14 @@ func TestDescriptorAgreesWithMetadata(t *testing.T) {
 				} else {
 					rsrc1 = k.KernelCode.ComputePgmRsrc1
 				}
-				if rsrc1&63 != g {
+				if compiled && rsrc1&63 != g {
 					t.Errorf("%s: GRANULATED_WORKITEM_VGPR_COUNT %d, from metadata (%d VGPRs, %d AGPRs) %d", k.Name, rsrc1&63, m.VGPRCount, agprs, g)
 				}
 				sg, err := p.GranulatedSGPRCount(int(m.SGPRCount))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if p.Family < target.GFX10 && rsrc1>>6&15 != sg {
+				if compiled && p.Family < target.GFX10 && rsrc1>>6&15 != sg {
 					t.Errorf("%s: GRANULATED_WAVEFRONT_SGPR_COUNT %d, from metadata .sgpr_count %d: %d", k.Name, rsrc1>>6&15, m.SGPRCount, sg)
 				}
 				if r.VGPRs < int(m.VGPRCount) || r.SGPRs < int(m.SGPRCount) {

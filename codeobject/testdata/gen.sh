@@ -18,3 +18,7 @@ llvm-mc-15 -triple amdgcn-amd-amdhsa -mcpu=gfx900 --amdhsa-code-object-version=4
 for f in *.hsaco *.o; do
 	llvm-readelf-15 -h -l -S -s -r -n --dyn-syms "$f" > "$f.readelf.txt"
 done
+# HIP: a host executable (kept for its .hip_fatbin) and the device bundle.
+hipcc --offload-arch=gfx90a --offload-arch=gfx1030 scale.hip -o scale
+objcopy -O binary --only-section=.hip_fatbin scale scale.hipfb
+clang-offload-bundler-15 --list --type=o --input=scale.hipfb > scale.hipfb.list.txt
