@@ -53,6 +53,7 @@ const (
 	kVCCZ            // src_vccz
 	kEXECZ           // src_execz
 	kLDSDirect       // lds_direct
+	kTmp             // idx = w.tmp buffer (DPP/SDWA staging)
 )
 
 // operand is a pre-resolved instruction operand.

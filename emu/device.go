@@ -44,6 +44,9 @@ type Config struct {
 	SwitchInterval     int         // instructions before a taken backward branch switches waves; 0 means 2048
 	Budget             uint64      // instruction budget per dispatch (all waves); 0 means unlimited
 	FaultOnLDSRange    bool        // fault on out-of-range LDS accesses instead of GFX9 behaviour
+	// OnInterrupt, if set, is called (from a worker goroutine) when a wave
+	// sends MSG_INTERRUPT; the runtime wakes the signal's waiters.
+	OnInterrupt func(Interrupt)
 }
 
 // DefaultGFX90A returns the configuration of the default agent, gfx90a

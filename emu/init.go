@@ -41,7 +41,7 @@ const (
 )
 
 // bits extracts v[lo+n-1:lo].
-func bits(v uint32, lo, n uint) uint32 { return v >> lo & (1<<n - 1) }
+func field(v uint32, lo, n uint) uint32 { return v >> lo & (1<<n - 1) }
 
 // prepare computes the dispatch's setup from the Program.
 func (r *run) prepare() error {
@@ -53,10 +53,10 @@ func (r *run) prepare() error {
 		return fmt.Errorf("emu: wave32 kernel: %w", ErrNotSupported)
 	}
 	// Register counts (INVENTORY §4.2).
-	g := int(bits(rsrc1, 0, 6))
+	g := int(field(rsrc1, 0, 6))
 	if cfg.UnifiedVGPRFile {
 		total := (g + 1) * 8
-		acc := (int(bits(rsrc3, 0, 6)) + 1) * 4
+		acc := (int(field(rsrc3, 0, 6)) + 1) * 4
 		if acc > total {
 			acc = total
 		}
@@ -75,18 +75,18 @@ func (r *run) prepare() error {
 		s.vgprs = cfg.VGPRs
 	}
 	// MODE from the descriptor's float fields.
-	s.mode = bits(rsrc1, 12, 2) | bits(rsrc1, 14, 2)<<2 | bits(rsrc1, 16, 2)<<4 | bits(rsrc1, 18, 2)<<6 |
-		bits(rsrc1, 21, 1)<<8 | bits(rsrc1, 23, 1)<<9 | bits(rsrc1, 26, 1)<<23
-	s.tidig = int(bits(rsrc2, 11, 2))
+	s.mode = field(rsrc1, 12, 2) | field(rsrc1, 14, 2)<<2 | field(rsrc1, 16, 2)<<4 | field(rsrc1, 18, 2)<<6 |
+		field(rsrc1, 21, 1)<<8 | field(rsrc1, 23, 1)<<9 | field(rsrc1, 26, 1)<<23
+	s.tidig = int(field(rsrc2, 11, 2))
 	if s.tidig == 3 {
 		return fmt.Errorf("emu: ENABLE_VGPR_WORKITEM_ID is 3 (undefined)")
 	}
 	s.packed = cfg.PackedWorkItemIDs
 	s.archFlat = cfg.FlatScratch == FlatScratchArchitected
-	s.wgID = [3]bool{bits(rsrc2, 7, 1) != 0, bits(rsrc2, 8, 1) != 0, bits(rsrc2, 9, 1) != 0}
-	s.wgInfo = bits(rsrc2, 10, 1) != 0
-	s.waveOffset = bits(rsrc2, 0, 1) != 0 && !s.archFlat
-	s.userCount = int(bits(rsrc2, 1, 5))
+	s.wgID = [3]bool{field(rsrc2, 7, 1) != 0, field(rsrc2, 8, 1) != 0, field(rsrc2, 9, 1) != 0}
+	s.wgInfo = field(rsrc2, 10, 1) != 0
+	s.waveOffset = field(rsrc2, 0, 1) != 0 && !s.archFlat
+	s.userCount = int(field(rsrc2, 1, 5))
 
 	// Sizes.
 	s.lds = int(k.GroupSegmentSize)

@@ -18,17 +18,18 @@ type wave struct {
 	mode    uint32 // hardware MODE register
 	trapsts uint32
 
-	state       int
-	yield       bool // leave the run loop after the current instruction
-	spin        bool // last switch was a taken backward branch after the switch interval
-	since       int  // instructions since the last switch
-	wg          *workgroup
-	id          int // wave index within the workgroup
-	code        *codeTable
-	r           *run
-	slot        int    // scratch slot
-	scratchOff  uint32 // byte offset of this wave's scratch from the arena base
-	lastMailbox uint64 // last 64-bit value stored by the wave (ockl event mailbox)
+	state         int
+	yield         bool // leave the run loop after the current instruction
+	spin          bool // last switch was a taken backward branch after the switch interval
+	since         int  // instructions since the last switch
+	wg            *workgroup
+	id            int // wave index within the workgroup
+	code          *codeTable
+	r             *run
+	slot          int    // scratch slot
+	scratchOff    uint32 // byte offset of this wave's scratch from the arena base
+	lastStore     uint64 // last 64-bit value stored by the wave (ockl event mailbox)
+	lastStoreAddr uint64
 
 	icount [NumClasses]uint64
 	loaded uint64
@@ -39,7 +40,7 @@ type wave struct {
 	rdata       []byte
 	rro         bool
 
-	tmp   [4][64]uint32 // broadcast / modified source scratch
+	tmp   [8][64]uint32 // broadcast / modified source scratch
 	addrs [64]uint64
 }
 
