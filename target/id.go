@@ -14,9 +14,12 @@ import (
 // target-ID feature means Any (for V4+ syntax). An ID parsed from the
 // V2/V3 ("+feature") syntax has Legacy set, and then every supported
 // feature is On or Off: that syntax lists each enabled feature, so the
-// rest are off (S1:2018-2046). Legacy IDs may also carry the -m features
+// rest are off (S1:2018-2046; LLVM 15 writes "gfx906" for V3 code with
+// xnack and sramecc off). Legacy IDs may also carry the -m features
 // (wavefrontsize64, cumode) the old syntax lists; they do not take part in
-// compatibility.
+// compatibility. An ID from a V2 ISA name is Legacy too but sets only what
+// the name says: xnack for processors with a V2 xnack variant
+// (V2XNACKStepping), nothing otherwise.
 type ID struct {
 	Arch, Vendor, OS, Env string
 	Processor             *Processor
@@ -163,6 +166,31 @@ func ParseID(s string) (ID, error) {
 	return id, nil
 }
 
+// ParseLegacyID parses s as a V2/V3 target (.amdgcn_target of a V3
+// object): like ParseID, except that a processor without "+feature"s means
+// every feature off, as LLVM writes it, rather than Any. V4+ ":feature±"
+// syntax is rejected.
+func ParseLegacyID(s string) (ID, error) {
+	id, err := ParseID(s)
+	if err != nil {
+		return id, err
+	}
+	if id.Legacy {
+		return id, nil
+	}
+	if len(id.Features) > 0 {
+		return ID{}, &IDError{ID: s, Msg: "V4+ :feature syntax in a V2/V3 target", Err: ErrSyntax}
+	}
+	id.Legacy = true
+	for _, f := range id.Processor.IDFeatures() {
+		if id.Features == nil {
+			id.Features = map[Feature]FeatureSetting{}
+		}
+		id.Features[f] = Off
+	}
+	return id, nil
+}
+
 func legacyOrderText() string {
 	var s []string
 	for _, f := range legacyFeatureOrder {
@@ -242,11 +270,15 @@ func parseISAName(s string) (ID, error) {
 		}
 		v[i] = n
 	}
-	p, ok := table().byISA[v]
+	e, ok := table().byISA[v]
 	if !ok {
 		return bad(ErrUnknownProcessor, "no processor has ISA version %d.%d.%d", v[0], v[1], v[2])
 	}
-	return ID{Arch: "amdgcn", Vendor: "amd", OS: "amdhsa", Processor: p, Legacy: true}, nil
+	id := ID{Arch: "amdgcn", Vendor: "amd", OS: "amdhsa", Processor: e.p, Legacy: true}
+	if e.xnack != Any {
+		id.Features = map[Feature]FeatureSetting{FeatureXNACK: e.xnack}
+	}
+	return id, nil
 }
 
 // String returns the canonical full form,
@@ -295,12 +327,18 @@ func (id ID) LegacyString() string {
 	return b.String()
 }
 
-// ISAName returns the code object V2 ISA name, "AMD:AMDGPU:9:0:6".
+// ISAName returns the code object V2 ISA name, "AMD:AMDGPU:9:0:6". For
+// xnack-enabled code on gfx900/902/904/906 it is the xnack variant LLVM
+// writes ("AMD:AMDGPU:9:0:7" for gfx906 with xnack on).
 func (id ID) ISAName() string {
-	if id.Processor == nil {
+	p := id.Processor
+	if p == nil {
 		return ""
 	}
-	return id.Processor.ISAName()
+	if p.V2XNACKStepping != 0 && id.Features[FeatureXNACK] == On {
+		return fmt.Sprintf("AMD:AMDGPU:%d:%d:%d", p.Major, p.Minor, p.V2XNACKStepping)
+	}
+	return p.ISAName()
 }
 
 // Canonical returns id with every supported target-ID feature's setting

@@ -144,14 +144,15 @@ func TestIDForms(t *testing.T) {
 		{"amdgcn-amd-amdhsa--gfx90a:xnack-:sramecc+", "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx90a+sram-ecc", "AMD:AMDGPU:9:0:10"},
 		{"gfx90a:xnack+", "amdgcn-amd-amdhsa--gfx90a:xnack+", "amdgcn-amd-amdhsa--gfx90a+xnack", "AMD:AMDGPU:9:0:10"},
 		{"gfx90a", "amdgcn-amd-amdhsa--gfx90a", "amdgcn-amd-amdhsa--gfx90a", "AMD:AMDGPU:9:0:10"},
-		{"gfx902+xnack", "amdgcn-amd-amdhsa--gfx902:xnack+", "amdgcn-amd-amdhsa--gfx902+xnack", "AMD:AMDGPU:9:0:2"},
-		{"amdgcn-amd-amdhsa--gfx902+xnack", "amdgcn-amd-amdhsa--gfx902:xnack+", "amdgcn-amd-amdhsa--gfx902+xnack", "AMD:AMDGPU:9:0:2"},
+		{"gfx902+xnack", "amdgcn-amd-amdhsa--gfx902:xnack+", "amdgcn-amd-amdhsa--gfx902+xnack", "AMD:AMDGPU:9:0:3"},
+		{"amdgcn-amd-amdhsa--gfx902+xnack", "amdgcn-amd-amdhsa--gfx902:xnack+", "amdgcn-amd-amdhsa--gfx902+xnack", "AMD:AMDGPU:9:0:3"},
 		{"amdgcn-amd-amdhsa--gfx906+sram-ecc", "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx906+sram-ecc", "AMD:AMDGPU:9:0:6"},
 		{"amdgcn-amd-amdhsa--gfx906+sramecc", "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx906+sram-ecc", "AMD:AMDGPU:9:0:6"},
 		{"amdgcn-amd-amdhsa--gfx1010+xnack+wavefrontsize64+cumode", "amdgcn-amd-amdhsa--gfx1010:xnack+", "amdgcn-amd-amdhsa--gfx1010+xnack+wavefrontsize64+cumode", "AMD:AMDGPU:10:1:0"},
-		{"AMD:AMDGPU:9:0:6", "amdgcn-amd-amdhsa--gfx906", "amdgcn-amd-amdhsa--gfx906", "AMD:AMDGPU:9:0:6"},
+		{"AMD:AMDGPU:9:0:6", "amdgcn-amd-amdhsa--gfx906:xnack-", "amdgcn-amd-amdhsa--gfx906", "AMD:AMDGPU:9:0:6"},
+		{"AMD:AMDGPU:9:0:7", "amdgcn-amd-amdhsa--gfx906:xnack+", "amdgcn-amd-amdhsa--gfx906+xnack", "AMD:AMDGPU:9:0:7"},
 		{"AMD:AMDGPU:8:0:3", "amdgcn-amd-amdhsa--gfx803", "amdgcn-amd-amdhsa--gfx803", "AMD:AMDGPU:8:0:3"},
-		{"AMD:AMDGPU:9:0:0", "amdgcn-amd-amdhsa--gfx900", "amdgcn-amd-amdhsa--gfx900", "AMD:AMDGPU:9:0:0"},
+		{"AMD:AMDGPU:9:0:0", "amdgcn-amd-amdhsa--gfx900:xnack-", "amdgcn-amd-amdhsa--gfx900", "AMD:AMDGPU:9:0:0"},
 		{"tonga", "amdgcn-amd-amdhsa--gfx802", "amdgcn-amd-amdhsa--gfx802", "AMD:AMDGPU:8:0:2"},
 		{"amdgcn-amd-amdhsa--gfx9-generic:xnack-", "amdgcn-amd-amdhsa--gfx9-generic:xnack-", "amdgcn-amd-amdhsa--gfx9-generic", "AMD:AMDGPU:9:0:0"},
 		{"amdgcn-amd-amdhsa--gfx10-3-generic", "amdgcn-amd-amdhsa--gfx10-3-generic", "amdgcn-amd-amdhsa--gfx10-3-generic", "AMD:AMDGPU:10:3:0"},
@@ -228,7 +229,7 @@ func TestIDErrors(t *testing.T) {
 		{"AMD:AMDGPU:9:0:x", ErrSyntax, `component "x" is not a decimal number`},
 		{"AMD:AMDGPU:9:0:-1", ErrSyntax, `component "-1"`},
 		{"AMD:AMDGPU:9:0:06", ErrSyntax, `component "06"`},
-		{"AMD:AMDGPU:9:0:1", ErrUnknownProcessor, "no processor has ISA version 9.0.1"},
+		{"AMD:AMDGPU:9:0:11", ErrUnknownProcessor, "no processor has ISA version 9.0.11"},
 		{"AMD:AMDGPU:9:0:99999999999999999999", ErrSyntax, "not a decimal number"},
 		{"GFX90A", ErrUnknownProcessor, `unknown processor "GFX90A"`},
 	}
@@ -309,5 +310,71 @@ func TestNewIDAndValidate(t *testing.T) {
 		if err := mustID(t, s).Validate(); err != nil {
 			t.Errorf("Validate(%s) = %v", s, err)
 		}
+	}
+}
+
+// TestV2ISANames pins the V2 ISA versions LLVM 15 writes
+// (.hsa_code_object_isa with -mcode-object-version=2): xnack-enabled code
+// on gfx900/902/904/906 gets stepping+1; other processors keep their
+// version whatever xnack is. TestV2ISANamesMatchLLVM15 re-derives these.
+func TestV2ISANames(t *testing.T) {
+	cases := []struct{ id, isa string }{
+		{"gfx900:xnack+", "AMD:AMDGPU:9:0:1"}, {"gfx900:xnack-", "AMD:AMDGPU:9:0:0"}, {"gfx900", "AMD:AMDGPU:9:0:0"},
+		{"gfx902:xnack+", "AMD:AMDGPU:9:0:3"}, {"gfx902:xnack-", "AMD:AMDGPU:9:0:2"},
+		{"gfx904:xnack+", "AMD:AMDGPU:9:0:5"}, {"gfx904:xnack-", "AMD:AMDGPU:9:0:4"},
+		{"gfx906:xnack+", "AMD:AMDGPU:9:0:7"}, {"gfx906:xnack-", "AMD:AMDGPU:9:0:6"},
+		{"gfx801:xnack+", "AMD:AMDGPU:8:0:1"}, {"gfx810:xnack+", "AMD:AMDGPU:8:1:0"},
+		{"gfx90c:xnack-", "AMD:AMDGPU:9:0:12"}, {"gfx803", "AMD:AMDGPU:8:0:3"}, {"gfx600", "AMD:AMDGPU:6:0:0"},
+	}
+	for _, c := range cases {
+		id := mustID(t, c.id)
+		if got := id.ISAName(); got != c.isa {
+			t.Errorf("%s.ISAName() = %s, want %s", c.id, got, c.isa)
+		}
+		back := mustID(t, c.isa)
+		if back.Processor != id.Processor {
+			t.Errorf("ParseID(%s) = %s, want %s", c.isa, back.Processor, id.Processor)
+		}
+		if id.Processor.V2XNACKStepping != 0 {
+			want := id.Setting(FeatureXNACK)
+			if want == Any {
+				want = Off
+			}
+			if back.Setting(FeatureXNACK) != want {
+				t.Errorf("ParseID(%s) xnack %v, want %v", c.isa, back.Setting(FeatureXNACK), want)
+			}
+		} else if len(back.Features) != 0 {
+			t.Errorf("ParseID(%s) sets features %v", c.isa, back.Features)
+		}
+		if back.ISAName() != c.isa {
+			t.Errorf("ParseID(%s).ISAName() = %s", c.isa, back.ISAName())
+		}
+	}
+	for _, v := range [][3]int{{9, 0, 1}, {9, 0, 3}, {9, 0, 5}, {9, 0, 7}} {
+		p, err := ByISAVersion(v[0], v[1], v[2])
+		if err != nil || p.Stepping != v[2]-1 {
+			t.Errorf("ByISAVersion(%v) = %v, %v", v, p, err)
+		}
+	}
+}
+
+func TestParseLegacyID(t *testing.T) {
+	cases := []struct{ in, str, legacy string }{
+		{"amdgcn-amd-amdhsa--gfx906", "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-", "amdgcn-amd-amdhsa--gfx906"},
+		{"amdgcn-amd-amdhsa--gfx906+xnack+sram-ecc", "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack+", "amdgcn-amd-amdhsa--gfx906+xnack+sram-ecc"},
+		{"amdgcn-amd-amdhsa--gfx1030", "amdgcn-amd-amdhsa--gfx1030", "amdgcn-amd-amdhsa--gfx1030"},
+		{"AMD:AMDGPU:9:0:7", "amdgcn-amd-amdhsa--gfx906:xnack+", "amdgcn-amd-amdhsa--gfx906+xnack"},
+	}
+	for _, c := range cases {
+		id, err := ParseLegacyID(c.in)
+		if err != nil || !id.Legacy || id.String() != c.str || id.LegacyString() != c.legacy {
+			t.Errorf("ParseLegacyID(%q) = %q %q legacy=%v, %v; want %q %q", c.in, id.String(), id.LegacyString(), id.Legacy, err, c.str, c.legacy)
+		}
+	}
+	if _, err := ParseLegacyID("gfx906:xnack+"); !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "V4+ :feature syntax") {
+		t.Errorf("ParseLegacyID(gfx906:xnack+) = %v", err)
+	}
+	if _, err := ParseLegacyID("gfx9999"); !errors.Is(err, ErrUnknownProcessor) {
+		t.Errorf("ParseLegacyID(gfx9999) = %v", err)
 	}
 }

@@ -276,3 +276,66 @@ define amdgpu_kernel void @k(i32 %i) {
 		t.Errorf("checked only %d processors", n)
 	}
 }
+
+// TestV2ISANamesMatchLLVM15 compiles an OpenCL kernel for code object V2
+// with clang-15 and compares .hsa_code_object_isa with ID.ISAName, and for
+// V3 compares .amdgcn_target with ID.LegacyString.
+func TestV2ISANamesMatchLLVM15(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs clang-15")
+	}
+	clang := needTool(t, "clang-15")
+	dir := t.TempDir()
+	cl := filepath.Join(dir, "k.cl")
+	if err := os.WriteFile(cl, []byte("kernel void k(global int *p) { *p = 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	asm := func(cpu string, v int) string {
+		out, err := exec.Command(clang, "-nogpulib", "--target=amdgcn-amd-amdhsa", "-mcpu="+cpu,
+			fmt.Sprintf("-mcode-object-version=%d", v), "-S", "-o", "-", cl).CombinedOutput()
+		if err != nil {
+			t.Fatalf("clang-15 -mcpu=%s V%d: %v\n%s", cpu, v, err, out)
+		}
+		return string(out)
+	}
+	for _, cpu := range []string{"gfx900:xnack+", "gfx900:xnack-", "gfx902:xnack+", "gfx902:xnack-", "gfx904:xnack+",
+		"gfx904:xnack-", "gfx906:xnack+", "gfx906:xnack-", "gfx801:xnack+", "gfx810:xnack+", "gfx90c:xnack-", "gfx803", "gfx701"} {
+		id := mustID(t, cpu)
+		var maj, min, step int
+		out := asm(cpu, 2)
+		i := strings.Index(out, ".hsa_code_object_isa ")
+		if i < 0 {
+			t.Errorf("%s: no .hsa_code_object_isa in\n%s", cpu, out)
+			continue
+		}
+		if _, err := fmt.Sscanf(out[i:], ".hsa_code_object_isa %d,%d,%d,", &maj, &min, &step); err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("AMD:AMDGPU:%d:%d:%d", maj, min, step); got != id.ISAName() {
+			t.Errorf("%s: LLVM 15 V2 ISA %s, ours %s", cpu, got, id.ISAName())
+		}
+	}
+	for _, cpu := range []string{"gfx906:xnack+:sramecc+", "gfx906:xnack-:sramecc-", "gfx906:xnack-:sramecc+", "gfx1010:xnack+", "gfx1010:xnack-", "gfx902:xnack+", "gfx1030", "gfx90a:xnack+:sramecc-"} {
+		out := asm(cpu, 3)
+		i := strings.Index(out, ".amdgcn_target \"")
+		if i < 0 {
+			t.Errorf("%s: no .amdgcn_target", cpu)
+			continue
+		}
+		got := strings.SplitN(out[i+len(".amdgcn_target \""):], "\"", 2)[0]
+		id := mustID(t, "amdgcn-amd-amdhsa--"+cpu)
+		// V3 has no "any": clang resolves unspecified features to on.
+		for _, f := range id.Processor.IDFeatures() {
+			if id.Features[f] == Any {
+				id.Features[f] = On
+			}
+		}
+		if got != id.LegacyString() {
+			t.Errorf("%s: LLVM 15 V3 target %q, ours %q", cpu, got, id.LegacyString())
+		}
+		back, err := ParseLegacyID(got)
+		if err != nil || back.String() != id.Canonical().String() {
+			t.Errorf("ParseLegacyID(%q) = %q, %v; want %q", got, back.String(), err, id.Canonical().String())
+		}
+	}
+}

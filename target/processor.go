@@ -29,6 +29,11 @@ type Processor struct {
 	// with a real processor's; it is never used to look one up.
 	Major, Minor, Stepping int
 
+	// V2XNACKStepping is the stepping LLVM writes in a code object V2 ISA
+	// version for code with xnack enabled, where it differs from Stepping
+	// (gfx900 → 9.0.1, the old "gfx901"); 0 otherwise.
+	V2XNACKStepping int
+
 	// Generic marks a generic processor (code object V6+, §3.4).
 	Generic bool
 	// GenericVersion is, for a generic processor, the newest generic
@@ -158,7 +163,7 @@ type procTable struct {
 	list   []*Processor
 	byName map[string]*Processor // names and aliases
 	byMach map[Mach]*Processor
-	byISA  map[[3]int]*Processor // non-generic amdgcn processors only
+	byISA  map[[3]int]isaEntry // non-generic amdgcn processors only
 }
 
 var (
@@ -171,15 +176,22 @@ func table() *procTable {
 	return theTable
 }
 
+// isaEntry is what a V2 ISA version says: the processor and, for
+// processors with a V2 xnack variant, the xnack setting.
+type isaEntry struct {
+	p     *Processor
+	xnack FeatureSetting
+}
+
 func buildTable() *procTable {
-	t := &procTable{byName: map[string]*Processor{}, byMach: map[Mach]*Processor{}, byISA: map[[3]int]*Processor{}}
+	t := &procTable{byName: map[string]*Processor{}, byMach: map[Mach]*Processor{}, byISA: map[[3]int]isaEntry{}}
 	for i := range processorRows {
 		r := &processorRows[i]
 		c := r.class
 		p := &Processor{
 			Name: r.name, Aliases: r.aliases, Arch: c.arch, Mach: r.mach, Family: c.family,
 			Major: r.isa[0], Minor: r.isa[1], Stepping: r.isa[2],
-			Generic: r.generic != 0, GenericVersion: r.generic,
+			Generic: r.generic != 0, GenericVersion: r.generic, V2XNACKStepping: r.v2XNACKStepping,
 			DefaultOn:         r.defaultOn,
 			LDSSize:           c.lds,
 			LDSGranule:        c.ldsGranule,
@@ -223,11 +235,20 @@ func buildTable() *procTable {
 		}
 		t.byMach[p.Mach] = p
 		if p.Arch == "amdgcn" && !p.Generic {
+			e := isaEntry{p: p}
+			if p.V2XNACKStepping != 0 {
+				e.xnack = Off
+				k := [3]int{p.Major, p.Minor, p.V2XNACKStepping}
+				if _, dup := t.byISA[k]; dup {
+					panic("target: duplicate V2 ISA version for " + p.Name)
+				}
+				t.byISA[k] = isaEntry{p: p, xnack: On}
+			}
 			k := [3]int{p.Major, p.Minor, p.Stepping}
 			if _, dup := t.byISA[k]; dup {
 				panic("target: duplicate ISA version for " + p.Name)
 			}
-			t.byISA[k] = p
+			t.byISA[k] = e
 		}
 	}
 	for i := range processorRows {
@@ -274,11 +295,13 @@ func ByMach(m Mach) (*Processor, error) {
 	return nil, fmt.Errorf("target: %w: %v", ErrUnknownProcessor, m)
 }
 
-// ByISAVersion finds the (non-generic, amdgcn) processor with IP version
-// major.minor.stepping, as named by a code object V2 ISA note.
+// ByISAVersion finds the (non-generic, amdgcn) processor with ISA version
+// major.minor.stepping, as named by a code object V2 ISA note. The V2
+// xnack variants resolve too: 9.0.1 is gfx900 (with xnack; see
+// V2XNACKStepping and ParseID).
 func ByISAVersion(major, minor, stepping int) (*Processor, error) {
-	if p, ok := table().byISA[[3]int{major, minor, stepping}]; ok {
-		return p, nil
+	if e, ok := table().byISA[[3]int{major, minor, stepping}]; ok {
+		return e.p, nil
 	}
 	return nil, fmt.Errorf("target: %w: no processor has ISA version %d.%d.%d", ErrUnknownProcessor, major, minor, stepping)
 }

@@ -91,8 +91,11 @@ type processorRow struct {
 	defaultOn   []Feature // S1 "[on]" defaults
 	sgprInitBug bool
 	noExec      bool
-	generic     int // generic version known; 0 for a real processor
-	members     []memberRow
+	// v2XNACKStepping: the V2 ISA stepping of xnack-enabled code, where
+	// LLVM 15 makes it differ (checked by TestV2ISANamesMatchLLVM15).
+	v2XNACKStepping int
+	generic         int // generic version known; 0 for a real processor
+	members         []memberRow
 }
 
 var (
@@ -146,10 +149,10 @@ var processorRows = []processorRow{
 	{name: "gfx810", aliases: []string{"stoney"}, mach: EF_AMDGPU_MACH_AMDGCN_GFX810, isa: [3]int{8, 1, 0}, class: clsGFX8, features: fX, defaultOn: fXOn},
 
 	// GFX9.
-	{name: "gfx900", mach: EF_AMDGPU_MACH_AMDGCN_GFX900, isa: [3]int{9, 0, 0}, class: clsGFX9, features: fX},
-	{name: "gfx902", mach: EF_AMDGPU_MACH_AMDGCN_GFX902, isa: [3]int{9, 0, 2}, class: clsGFX9, features: fX, defaultOn: fXOn},
-	{name: "gfx904", mach: EF_AMDGPU_MACH_AMDGCN_GFX904, isa: [3]int{9, 0, 4}, class: clsGFX9, features: fX},
-	{name: "gfx906", mach: EF_AMDGPU_MACH_AMDGCN_GFX906, isa: [3]int{9, 0, 6}, class: clsGFX9, features: fXS},
+	{name: "gfx900", mach: EF_AMDGPU_MACH_AMDGCN_GFX900, isa: [3]int{9, 0, 0}, class: clsGFX9, features: fX, v2XNACKStepping: 1},
+	{name: "gfx902", mach: EF_AMDGPU_MACH_AMDGCN_GFX902, isa: [3]int{9, 0, 2}, class: clsGFX9, features: fX, defaultOn: fXOn, v2XNACKStepping: 3},
+	{name: "gfx904", mach: EF_AMDGPU_MACH_AMDGCN_GFX904, isa: [3]int{9, 0, 4}, class: clsGFX9, features: fX, v2XNACKStepping: 5},
+	{name: "gfx906", mach: EF_AMDGPU_MACH_AMDGCN_GFX906, isa: [3]int{9, 0, 6}, class: clsGFX9, features: fXS, v2XNACKStepping: 7},
 	{name: "gfx908", mach: EF_AMDGPU_MACH_AMDGCN_GFX908, isa: [3]int{9, 0, 8}, class: clsGFX908, features: fXS, defaultOn: []Feature{FeatureSRAMECC}},
 	{name: "gfx909", mach: EF_AMDGPU_MACH_AMDGCN_GFX909, isa: [3]int{9, 0, 9}, class: clsGFX9, features: fX, defaultOn: fXOn},
 	{name: "gfx90a", mach: EF_AMDGPU_MACH_AMDGCN_GFX90A, isa: [3]int{9, 0, 10}, class: clsGFX90A, features: fXS},
