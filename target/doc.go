@@ -18,12 +18,22 @@
 //     S2:33-105).
 //   - §3.6 target IDs: the V4+ syntax processor(:feature±)* with the
 //     triple (S2:106-121), the V2/V3 syntax processor(+feature)*
-//     (S1:2018-2046), the V2 ISA name AMD:AMDGPU:major:minor:stepping
-//     (S0 / NT_AMD_HSA_ISA_VERSION), canonicalisation, and the loader's
-//     compatibility rules (Compatible).
+//     (S1:2018-2046; ParseLegacyID where a bare processor means "all
+//     off"), the V2 ISA name AMD:AMDGPU:major:minor:stepping (S0 /
+//     NT_AMD_HSA_ISA_VERSION, with LLVM's xnack variants such as 9.0.1 for
+//     gfx900 with xnack), clang offload bundle entry IDs
+//     (ParseBundleEntryID; Clang Offload Bundler doc [GAP]),
+//     canonicalisation, and the loader's compatibility rules (Compatible).
 //   - §4.2 the register and LDS granularity formulas behind the kernel
-//     descriptor's granulated counts (regs.go), §5.3 flat scratch methods,
-//     §5.5 kernarg preload, §5.7 wave sizes.
+//     descriptor's granulated counts and the special SGPRs LLVM counts
+//     (regs.go), §5.3 flat scratch methods, §5.5 kernarg preload, §5.7
+//     wave sizes.
+//
+// LLVM 15 is the golden where it has an opinion: llvm_test.go checks the
+// MACH value, xnack/sramecc support and LDS limit of every processor
+// llc-15 knows, thousands of granulated register counts, and V2/V3 target
+// strings against llvm-mc-15, llc-15 and clang-15 (skipped when they are
+// absent or under -short).
 //
 // Processor facts live in one table (table.go); nothing else in the
 // package branches on processor names. Where a spec value is marked [GAP]
@@ -37,6 +47,11 @@
 //   - Compatible matches V2/V3 feature settings strictly.
 //   - GRANULATED_WAVEFRONT_SGPR_COUNT on GFX9 is ceil(n/8)-1, as LLVM 15
 //     emits, not the spec's 2*(ceil(n/16)-1).
+//   - Every generic member was added in generic version 1 (LLVM's
+//     GenericVersion constants are all 1) [GAP].
+//   - A bare target ID ("gfx90a") gets the triple amdgcn-amd-amdhsa-.
+//   - The newest upstream processors (gfx1154, gfx1170-gfx1172, GFX12.5)
+//     are known but not Executable: the specs lack their ISA.
 //
 // The package imports only the standard library.
 package target

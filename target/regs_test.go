@@ -179,3 +179,27 @@ func TestLDSGranule(t *testing.T) {
 		t.Error("r600 LDS accepted")
 	}
 }
+
+// TestExtraSGPRs pins LLVM's getNumExtraSGPRs, as TestGranulesMatchLLVM15
+// observed it through llvm-mc-15 (gfx600 always counts flat scratch: 4;
+// gfx940 always 6, architected flat scratch).
+func TestExtraSGPRs(t *testing.T) {
+	cases := []struct {
+		proc             string
+		vcc, flat, xnack bool
+		want             int
+	}{
+		{"gfx600", false, false, false, 0}, {"gfx600", true, false, false, 2}, {"gfx600", true, true, false, 4},
+		{"gfx701", false, true, false, 4}, {"gfx701", true, false, true, 2},
+		{"gfx803", true, false, false, 2}, {"gfx803", false, false, true, 4}, {"gfx803", true, true, true, 6},
+		{"gfx900", false, true, false, 6}, {"gfx90a", true, false, true, 4},
+		{"gfx940", false, false, false, 6}, {"gfx940", true, false, true, 6},
+		{"gfx1030", true, true, true, 2}, {"gfx1030", false, true, true, 0}, {"gfx1100", true, false, false, 2},
+		{"cayman", true, true, true, 2},
+	}
+	for _, c := range cases {
+		if got := proc(t, c.proc).ExtraSGPRs(c.vcc, c.flat, c.xnack); got != c.want {
+			t.Errorf("%s.ExtraSGPRs(vcc=%v, flat=%v, xnack=%v) = %d, want %d", c.proc, c.vcc, c.flat, c.xnack, got, c.want)
+		}
+	}
+}

@@ -220,3 +220,37 @@ func TestProcessorRows(t *testing.T) {
 }
 
 func fmtRow(r any) string { return strings.ReplaceAll(sprint(r), "\n", " ") }
+
+func TestSmallMethods(t *testing.T) {
+	if err := proc(t, "gfx1250").CheckExecutable(); !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "gfx1250") {
+		t.Errorf("gfx1250 CheckExecutable = %v", err)
+	}
+	if err := proc(t, "gfx90a").CheckExecutable(); err != nil {
+		t.Errorf("gfx90a CheckExecutable = %v", err)
+	}
+	if err := proc(t, "turks").CheckExecutable(); !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "r600 processors cannot run HSA code") {
+		t.Errorf("turks CheckExecutable = %v", err)
+	}
+	if !proc(t, "gfx902").DefaultsOn(FeatureXNACK) || proc(t, "gfx900").DefaultsOn(FeatureXNACK) || !proc(t, "gfx908").DefaultsOn(FeatureSRAMECC) {
+		t.Error("DefaultsOn")
+	}
+	var nilp *Processor
+	if proc(t, "gfx90a").String() != "gfx90a" || nilp.String() != "<nil processor>" {
+		t.Error("Processor.String")
+	}
+	if FeatureSetting(5).String() != "FeatureSetting(5)" || Any.String() != "any" || On.String() != "on" || Off.String() != "off" {
+		t.Error("FeatureSetting.String")
+	}
+	if FlatScratch(9).String() != "FlatScratch(9)" || FlatScratchNone.String() != "none" || FlatScratchAbsolute.String() != "absolute" {
+		t.Error("FlatScratch.String")
+	}
+	if (ID{}).String() != "----" || (ID{}).TargetID() != "" || (ID{}).LegacyString() != "----" || (ID{}).ISAName() != "" {
+		t.Errorf("zero ID prints %q %q", ID{}.String(), ID{}.LegacyString())
+	}
+	if got := GenericsOf(proc(t, "gfx90a")); len(got) != 0 {
+		t.Errorf("GenericsOf(gfx90a) = %v", got)
+	}
+	if got := GenericsOf(proc(t, "gfx942")); len(got) != 1 || got[0].Name != "gfx9-4-generic" {
+		t.Errorf("GenericsOf(gfx942) = %v", got)
+	}
+}
