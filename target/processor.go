@@ -317,3 +317,8 @@ func (p *Processor) CheckExecutable() error {
 	}
 	return fmt.Errorf("target: %s: processor properties not known well enough to execute: %w", p.Name, ErrNotSupported)
 }
+
+// MaxFlatWorkGroupSize is the largest flat work-group size (work-items) of
+// every amdgcn processor: the IR-implied default of
+// "amdgpu-flat-work-group-size" is 1,1024 (S2:870-873).
+const MaxFlatWorkGroupSize = 1024

@@ -241,6 +241,9 @@ func TestSmallMethods(t *testing.T) {
 	if FeatureSetting(5).String() != "FeatureSetting(5)" || Any.String() != "any" || On.String() != "on" || Off.String() != "off" {
 		t.Error("FeatureSetting.String")
 	}
+	if MaxFlatWorkGroupSize != 1024 {
+		t.Error("MaxFlatWorkGroupSize")
+	}
 	if FlatScratch(9).String() != "FlatScratch(9)" || FlatScratchNone.String() != "none" || FlatScratchAbsolute.String() != "absolute" {
 		t.Error("FlatScratch.String")
 	}
