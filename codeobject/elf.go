@@ -155,6 +155,9 @@ type File struct {
 	notes    []Note
 	notesErr error
 	notesOK  bool
+	md       *Metadata
+	mdErr    error
+	mdOK     bool
 }
 
 // maxFileSize bounds what NewFile reads into memory.

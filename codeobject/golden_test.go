@@ -446,3 +446,28 @@ func TestMetadataRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestEncodeUnchanged: re-serialising an unmodified LLVM object gives its
+// bytes back, and an edited e_flags lands at offset 48 only.
+func TestEncodeUnchanged(t *testing.T) {
+	for _, path := range goldenObjects(t) {
+		f, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, f.Data()) {
+			t.Errorf("%s: Encode changed an unmodified object", path)
+		}
+		f.Header.Flags ^= 0x100
+		b, _ = f.Encode()
+		for i := range b {
+			if (b[i] != f.Data()[i]) != (i == 49) {
+				t.Fatalf("%s: editing e_flags changed byte %d", path, i)
+			}
+		}
+	}
+}

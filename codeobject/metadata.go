@@ -514,8 +514,18 @@ func (md *Metadata) Kernel(name string) (*Kernel, error) {
 }
 
 // Metadata returns the file's typed metadata (V2 converted to the V3
-// shape). It returns nil, nil when the file has no metadata note.
+// shape). It returns nil, nil when the file has no metadata note. The
+// result is decoded once and shared by later calls (and by Kernels): treat
+// it as read-only, or Clone the document with MetadataDocument to edit.
 func (f *File) Metadata() (*Metadata, error) {
+	if !f.mdOK {
+		f.md, f.mdErr = f.decodeMetadata()
+		f.mdOK = true
+	}
+	return f.md, f.mdErr
+}
+
+func (f *File) decodeMetadata() (*Metadata, error) {
 	n, err := f.MetadataNote()
 	if err != nil || n == nil {
 		return nil, err

@@ -113,6 +113,7 @@ func (v *validator) header() {
 			}
 		}
 	}
+	v.overlaps()
 	for _, p := range f.Progs {
 		if _, err := f.ProgData(p); err != nil {
 			v.addErr(err, "§1.1 segment-bounds")
@@ -442,6 +443,23 @@ func (v *validator) relocs() {
 			if f.Type == elf.ET_DYN && r.Type.Known() && !r.Type.Dynamic() && r.Type != R_AMDGPU_NONE {
 				v.add(r.Off+8, SeverityError, "§1.8 reloc-type", "%v is a static relocation in an ET_DYN object", r.Type)
 			}
+		}
+	}
+}
+
+// overlaps reports sections whose file bytes overlap.
+func (v *validator) overlaps() {
+	var secs []*Section
+	for _, s := range v.f.Sections {
+		if s.Type != elf.SHT_NULL && s.Type != elf.SHT_NOBITS && s.Size > 0 {
+			secs = append(secs, s)
+		}
+	}
+	sort.SliceStable(secs, func(i, j int) bool { return secs[i].Offset < secs[j].Offset })
+	for i := 1; i < len(secs); i++ {
+		a, b := secs[i-1], secs[i]
+		if end := a.Offset + a.Size; end > b.Offset && end >= a.Offset {
+			v.add(b.HeaderOff+24, SeverityError, "§1.5 section-overlap", "section %d (%s) at file offset %#x overlaps section %d (%s) [%#x, +%#x)", b.Index, b.Name, b.Offset, a.Index, a.Name, a.Offset, a.Size)
 		}
 	}
 }
