@@ -1,0 +1,49 @@
+// Package hsa is rocpu's HSA runtime (DESIGN.md seam "hsa.Runtime"): the
+// system the HSA and ROCm specifications describe — agents, memory pools and
+// regions, signals, AQL queues with their packet processors — with an
+// idiomatic Go API that the C ABI (package capi) maps onto one to one.
+//
+// What it implements, by spec section (spec/INVENTORY.md):
+//
+//   - §8.1 status codes, with the values of the Debian libhsa-runtime-dev
+//     5.2.3 headers (hsa.h, hsa_ext_amd.h): Status, and StatusOf, the one
+//     table that maps Go errors to hsa_status_t.
+//   - §8.3 runtime open/close with reference counting, with hsa_init /
+//     hsa_shut_down semantics (Open, Runtime.Acquire, Runtime.Close).
+//   - §8.4 topology: a CPU agent and GPU agents (each a Device, normally an
+//     emu.Device), with every hsa_agent_info_t and hsa_amd_agent_info_t
+//     attribute, their ISAs (hsa_isa_info_t), wavefronts and caches, valued
+//     as DESIGN.md "Looking like a GPU to HIP 5.2" requires.
+//   - DESIGN.md "Memory": AMD memory pools and HSA regions (one object
+//     answers both APIs, as in ROCr) whose allocations come from
+//     internal/vmem arenas; copies (synchronous, asynchronous with
+//     dependency and completion signals, 2D/3D rectangles), fills, host
+//     memory lock/register, pointer info.
+//   - §6.5 and §8.5 signals: amd_signal_t objects in device-visible memory
+//     whose handle is their address, with event mailboxes and ids per
+//     DESIGN.md "Signals and waking"; waits with timeouts and wait-state
+//     hints; wait-any; async handlers on one dedicated goroutine.
+//   - §6.2-§6.4, §6.8, §8.6 and §8.7 AQL queues: amd_queue_t and the ring in
+//     device memory, queue index operations, and a packet processor per
+//     queue (kernel dispatch to the Device, barrier-AND/OR, the AMD
+//     barrier-value vendor packet, fences, profiling timestamps, queue
+//     errors).
+//
+// Memory orders: Go's sync/atomic operations are sequentially consistent,
+// which is at least as strong as every HSA memory order (relaxed, acquire,
+// release, acquire-release). Each HSA operation that comes in several
+// memory-order variants therefore has one Go method, and the C ABI calls it
+// for every variant.
+//
+// Packet-processor statuses follow the HSA Runtime Conformance suite's
+// queue tests: an unknown packet type or reserved header bits give
+// HSA_STATUS_ERROR_INVALID_PACKET_FORMAT; dimensions outside 1-3, a zero or
+// oversized workgroup, or a zero grid give
+// HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS; a kernel object that is not a
+// loaded kernel descriptor gives HSA_STATUS_ERROR_INVALID_CODE_OBJECT; a
+// group segment larger than the agent's LDS gives
+// HSA_STATUS_ERROR_INVALID_ALLOCATION. Device faults give
+// HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION (memory),
+// HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION (undecodable or unimplemented
+// instructions) or HSA_STATUS_ERROR_EXCEPTION (s_trap 2, budget, cancel).
+package hsa

@@ -1,0 +1,150 @@
+package hsa
+
+import (
+	"sync"
+	"time"
+)
+
+// AsyncHandler is the callback of hsa_amd_signal_async_handler: it gets
+// the signal's value and returns true to stay registered (the C callback's
+// bool return).
+type AsyncHandler func(value int64) bool
+
+type asyncHandler struct {
+	sig   *Signal
+	cond  Condition
+	value int64
+	fn    AsyncHandler
+}
+
+type handlerState struct {
+	mu      sync.Mutex
+	list    []*asyncHandler
+	kick    chan struct{}
+	stopCh  chan struct{}
+	done    chan struct{}
+	once    sync.Once
+	running bool // the goroutine was started
+}
+
+func (h *handlerState) init() {
+	h.kick = make(chan struct{}, 1)
+	h.stopCh = make(chan struct{})
+	h.done = make(chan struct{})
+}
+
+func (h *handlerState) stop() {
+	h.once.Do(func() { close(h.stopCh) })
+	if !h.running {
+		return
+	}
+	// A handler may block; shutdown waits for it only so long.
+	select {
+	case <-h.done:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// SetAsyncHandler is hsa_amd_signal_async_handler: fn runs when s's value
+// satisfies cond against value. Handlers are level-triggered (one whose
+// condition already holds runs at once), run serially on one dedicated
+// goroutine, and are unregistered before they run: returning true
+// registers them again with the same condition. A handler may store to or
+// destroy signals, register handlers, and block (delaying the others).
+// Handlers of destroyed signals are dropped.
+func (r *Runtime) SetAsyncHandler(s *Signal, cond Condition, value int64, fn AsyncHandler) error {
+	const op = "SetAsyncHandler"
+	if err := r.check(op); err != nil {
+		return err
+	}
+	if s == nil || s.rt != r || !s.Live() {
+		return errorf(op, HSA_STATUS_ERROR_INVALID_SIGNAL, "invalid signal")
+	}
+	if fn == nil {
+		return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "handler is nil")
+	}
+	if cond > HSA_SIGNAL_CONDITION_GTE {
+		return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "condition %d", cond)
+	}
+	h := &r.sig.h
+	h.mu.Lock()
+	h.list = append(h.list, &asyncHandler{s, cond, value, fn})
+	h.mu.Unlock()
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+func (r *Runtime) startHandlers() {
+	st := &r.sig
+	h := &st.h
+	st.anyWaiters.Add(1)
+	h.running = true
+	go func() {
+		defer close(h.done)
+		defer st.anyWaiters.Add(-1)
+		timer := time.NewTimer(time.Hour)
+		defer timer.Stop()
+		poll := pollMin
+		for {
+			ch := st.anyChan()
+			fired := false
+			h.mu.Lock()
+			list := h.list
+			h.list = nil
+			h.mu.Unlock()
+			var keep []*asyncHandler
+			for i, ah := range list {
+				select {
+				case <-h.stopCh:
+					return
+				default:
+				}
+				if !ah.sig.Live() {
+					continue
+				}
+				v := ah.sig.Load()
+				if !ah.cond.Holds(v, ah.value) {
+					keep = append(keep, ah)
+					continue
+				}
+				// Put back the handlers not yet examined before calling
+				// out, so a handler that registers others sees them kept.
+				h.mu.Lock()
+				h.list = append(h.list, keep...)
+				h.list = append(h.list, list[i+1:]...)
+				h.mu.Unlock()
+				keep, list = nil, nil
+				fired = true
+				if ah.fn(v) {
+					h.mu.Lock()
+					h.list = append(h.list, ah)
+					h.mu.Unlock()
+				}
+				break
+			}
+			if list != nil {
+				h.mu.Lock()
+				h.list = append(h.list, keep...)
+				h.mu.Unlock()
+			}
+			if fired {
+				poll = pollMin
+				continue
+			}
+			timer.Reset(poll)
+			select {
+			case <-h.stopCh:
+				return
+			case <-ch:
+				poll = pollMin
+			case <-h.kick:
+				poll = pollMin
+			case <-timer.C:
+				poll = min(2*poll, pollMax)
+			}
+		}
+	}()
+}

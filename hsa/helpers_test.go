@@ -1,0 +1,74 @@
+package hsa
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"testing"
+
+	"github.com/rocpu/rocpu/emu"
+)
+
+// fakeDevice records dispatches and runs fn for each (nil: succeed).
+type fakeDevice struct {
+	mu         sync.Mutex
+	dispatches []emu.Dispatch
+	fn         func(ctx context.Context, d *emu.Dispatch) error
+}
+
+func (f *fakeDevice) Dispatch(ctx context.Context, d *emu.Dispatch) error {
+	f.mu.Lock()
+	f.dispatches = append(f.dispatches, *d)
+	fn := f.fn
+	f.mu.Unlock()
+	if fn != nil {
+		return fn(ctx, d)
+	}
+	return nil
+}
+
+func (f *fakeDevice) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.dispatches)
+}
+
+func (f *fakeDevice) setFn(fn func(ctx context.Context, d *emu.Dispatch) error) {
+	f.mu.Lock()
+	f.fn = fn
+	f.mu.Unlock()
+}
+
+// newRT opens an independent runtime whose GPU agents use fake devices.
+func newRT(t testing.TB, targets ...string) (*Runtime, []*fakeDevice) {
+	t.Helper()
+	var devs []*fakeDevice
+	r, err := New(Config{Targets: targets, Stderr: io.Discard, NewDevice: func(DeviceConfig) (Device, error) {
+		d := &fakeDevice{}
+		devs = append(devs, d)
+		return d, nil
+	}})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r, devs
+}
+
+// wantStatus fails unless err carries status st.
+func wantStatus(t testing.TB, err error, st Status) {
+	t.Helper()
+	if st == HSA_STATUS_SUCCESS {
+		if err != nil {
+			t.Fatalf("got error %v, want success", err)
+		}
+		return
+	}
+	if err == nil {
+		t.Fatalf("got success, want %v", st)
+	}
+	if !errors.Is(err, st) || StatusOf(err) != st {
+		t.Fatalf("got %v (status %v), want %v", err, StatusOf(err), st)
+	}
+}
