@@ -489,28 +489,37 @@ func (q *Queue) execute(pkt unsafe.Pointer, hdr abi.PacketHeader, index uint64) 
 		return bad(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "reserved fence scope (%v)", hdr)
 	}
 	start := Timestamp()
-	var completion uint64
 	var err error
 	switch hdr.Type() {
-	case abi.HSA_PACKET_TYPE_KERNEL_DISPATCH:
-		kp := *(*abi.KernelDispatchPacket)(pkt)
-		completion = kp.CompletionSignal
-		err = q.dispatch(&kp, q.PacketAddr(index), index)
-	case abi.HSA_PACKET_TYPE_BARRIER_AND, abi.HSA_PACKET_TYPE_BARRIER_OR:
-		bp := *(*abi.BarrierAndPacket)(pkt)
-		completion = bp.CompletionSignal
-		err = q.barrier(bp.DepSignal, hdr.Type() == abi.HSA_PACKET_TYPE_BARRIER_AND)
+	case abi.HSA_PACKET_TYPE_KERNEL_DISPATCH, abi.HSA_PACKET_TYPE_BARRIER_AND, abi.HSA_PACKET_TYPE_BARRIER_OR:
 	case abi.HSA_PACKET_TYPE_VENDOR_SPECIFIC:
-		vp := *(*abi.AMDBarrierValuePacket)(pkt)
-		if vp.Header.AmdFormat != abi.HSA_AMD_PACKET_TYPE_BARRIER_VALUE {
-			return bad(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "unknown AMD vendor packet format %d", vp.Header.AmdFormat)
+		if f := (*abi.AMDVendorPacketHeader)(pkt).AmdFormat; f != abi.HSA_AMD_PACKET_TYPE_BARRIER_VALUE {
+			return bad(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "unknown AMD vendor packet format %d", f)
 		}
-		completion = vp.CompletionSignal
-		err = q.barrierValue(&vp)
 	case abi.HSA_PACKET_TYPE_AGENT_DISPATCH:
 		return bad(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "agent dispatch packets are not supported on a GPU queue")
 	default:
 		return bad(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "packet type %d (%v)", uint8(hdr.Type()), hdr)
+	}
+	// Every packet type keeps its completion signal at byte 56; check it
+	// before running the packet.
+	completion := (*abi.BarrierAndPacket)(pkt).CompletionSignal
+	var cs *Signal
+	if completion != 0 {
+		if cs, err = q.rt.Signal(completion); err != nil {
+			return bad(HSA_STATUS_ERROR_INVALID_SIGNAL, "completion signal %#x is not a live signal", completion)
+		}
+	}
+	switch hdr.Type() {
+	case abi.HSA_PACKET_TYPE_KERNEL_DISPATCH:
+		kp := *(*abi.KernelDispatchPacket)(pkt)
+		err = q.dispatch(&kp, q.PacketAddr(index), index)
+	case abi.HSA_PACKET_TYPE_BARRIER_AND, abi.HSA_PACKET_TYPE_BARRIER_OR:
+		bp := *(*abi.BarrierAndPacket)(pkt)
+		err = q.barrier(bp.DepSignal, hdr.Type() == abi.HSA_PACKET_TYPE_BARRIER_AND)
+	case abi.HSA_PACKET_TYPE_VENDOR_SPECIFIC:
+		vp := *(*abi.AMDBarrierValuePacket)(pkt)
+		err = q.barrierValue(&vp)
 	}
 	if err != nil {
 		var pe *packetError
@@ -520,11 +529,8 @@ func (q *Queue) execute(pkt unsafe.Pointer, hdr abi.PacketHeader, index uint64) 
 		}
 		return &packetError{status: StatusOf(err), index: index, err: err}
 	}
-	var cs *Signal
-	if completion != 0 {
-		if cs, err = q.rt.Signal(completion); err != nil {
-			return bad(HSA_STATUS_ERROR_INVALID_SIGNAL, "completion signal %#x is not a live signal", completion)
-		}
+	if cs != nil && !cs.Live() {
+		return bad(HSA_STATUS_ERROR_INVALID_SIGNAL, "completion signal %#x destroyed while its packet ran", completion)
 	}
 	abi.StorePacketHeader(pkt, abi.MakePacketHeader(abi.HSA_PACKET_TYPE_INVALID, false, 0, 0))
 	q.amd.StoreReadIndex(index + 1)
