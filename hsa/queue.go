@@ -609,36 +609,15 @@ func (q *Queue) dispatch(kp *abi.KernelDispatchPacket, addr, index uint64) error
 	return err
 }
 
-// waitSignals blocks until done reports true (or an error), re-evaluating
-// it whenever any signal is written and at the polling interval, or until
-// the queue stops.
+// waitSignals blocks until done reports true (or an error) or the queue
+// stops.
 func (q *Queue) waitSignals(done func() (bool, error)) error {
-	st := &q.rt.sig
-	if ok, err := done(); ok || err != nil {
-		return err
-	}
-	st.anyWaiters.Add(1)
-	defer st.anyWaiters.Add(-1)
-	t := time.NewTimer(time.Hour)
-	defer t.Stop()
-	poll := pollMin
-	for {
-		ch := st.anyChan()
-		if ok, err := done(); ok || err != nil {
-			return err
+	return q.rt.waitCond(q.ctx, func() (bool, error) {
+		if q.state.Load() != queueActive {
+			return false, context.Canceled
 		}
-		if q.ctx.Err() != nil || q.state.Load() != queueActive {
-			return q.ctx.Err()
-		}
-		t.Reset(poll)
-		select {
-		case <-ch:
-			poll = pollMin
-		case <-t.C:
-			poll = min(2*poll, pollMax)
-		case <-q.ctx.Done():
-		}
-	}
+		return done()
+	})
 }
 
 // barrier runs a barrier-AND (all dependencies 0) or barrier-OR (any
