@@ -22,3 +22,5 @@ done
 hipcc --offload-arch=gfx90a --offload-arch=gfx1030 scale.hip -o scale
 objcopy -O binary --only-section=.hip_fatbin scale scale.hipfb
 clang-offload-bundler-15 --list --type=o --input=scale.hipfb > scale.hipfb.list.txt
+# Descriptor coverage: .amdhsa_* directives for one processor per generation.
+(cd desc && python3 gen.py && for f in *.s; do t=${f%.s}; llvm-mc-15 -triple amdgcn-amd-amdhsa -mcpu=$t --amdhsa-code-object-version=4 -filetype=obj $f -o $t.o; done)
