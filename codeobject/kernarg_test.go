@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -584,52 +585,109 @@ func TestKernargDims(t *testing.T) {
 	}
 }
 
-// FuzzKernargMetadata feeds metadata (msgpack) to the decoder, the layout
-// and Build: no panics, a segment of exactly the layout's size, and the
-// explicit values where the layout put them.
+// fuzzKinds are the value kinds a fuzzed argument may have: every known
+// one plus an unknown spelling.
+var fuzzKinds = func() []ValueKind {
+	var ks []ValueKind
+	for k := range valueKinds {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] })
+	return append(ks, "hidden_unknown")
+}()
+
+// encodeFuzzKernel and decodeFuzzKernel are a compact form of the metadata
+// KernargLayout reads: segment size, alignment and static LDS, then per
+// argument its kind, offset, size, Align and .pointee_align. (The fuzzer
+// does not go through DecodeMsgPack, which has its own fuzzer.)
+func encodeFuzzKernel(k *Kernel) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, uint32(k.KernargSegmentSize))
+	b = append(b, byte(k.KernargSegmentAlign))
+	b = binary.LittleEndian.AppendUint32(b, uint32(k.GroupSegmentFixedSize))
+	for _, a := range k.Args {
+		ki := sort.Search(len(fuzzKinds)-1, func(i int) bool { return fuzzKinds[i] >= a.ValueKind })
+		var pa byte
+		if a.PointeeAlign != nil {
+			pa = byte(*a.PointeeAlign)
+		}
+		b = append(b, byte(ki))
+		b = binary.LittleEndian.AppendUint32(b, uint32(a.Offset))
+		b = binary.LittleEndian.AppendUint16(b, uint16(a.Size))
+		b = append(b, byte(a.Align), pa)
+	}
+	return b
+}
+
+func decodeFuzzKernel(b []byte) *Kernel {
+	if len(b) < 9 {
+		return nil
+	}
+	le := binary.LittleEndian
+	k := &Kernel{Name: "fuzz", KernargSegmentSize: uint64(le.Uint32(b)), KernargSegmentAlign: uint64(b[4]),
+		GroupSegmentFixedSize: uint64(le.Uint32(b[5:]))}
+	for b = b[9:]; len(b) >= 9; b = b[9:] {
+		a := Arg{ValueKind: fuzzKinds[int(b[0])%len(fuzzKinds)], Offset: uint64(le.Uint32(b[1:])),
+			Size: uint64(le.Uint16(b[5:])), Align: uint64(b[7])}
+		if b[8] != 0 {
+			pa := uint64(b[8])
+			a.PointeeAlign = &pa
+		}
+		k.Args = append(k.Args, a)
+	}
+	return k
+}
+
+// FuzzKernargMetadata feeds argument metadata to KernargLayout and Build:
+// no panics; a layout that is accepted builds a segment of exactly its
+// size with the explicit values where it put them; rejected metadata is a
+// *FormatError or ErrNotSupported.
 func FuzzKernargMetadata(f *testing.F) {
-	for _, path := range []string{"testdata/kernarg/kinds.gfx803.co5.hsaco", "testdata/kernarg/kinds.gfx90a.co4.hsaco",
+	for _, path := range []string{"testdata/kernarg/kinds.gfx803.co5.hsaco", "testdata/kernarg/kinds.gfx900.co2.hsaco",
 		"testdata/kernels.gfx90a.co5.hsaco", "testdata/printf/printf.gfx90a.co5.hsaco"} {
 		cf, err := Open(path)
 		if err != nil {
 			continue
 		}
-		if n, err := cf.MetadataNote(); err == nil && n != nil {
-			f.Add(n.Desc)
+		md, err := cf.Metadata()
+		if err != nil || md == nil {
+			continue
+		}
+		for i := range md.Kernels {
+			f.Add(encodeFuzzKernel(&md.Kernels[i]))
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := DecodeMsgPack(data)
-		if err != nil {
+		k := decodeFuzzKernel(data)
+		if k == nil {
 			return
 		}
-		md, err := DecodeMetadata(doc, 0)
+		l, err := k.KernargLayout()
 		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) && !errors.Is(err, ErrNotSupported) {
+				t.Fatalf("layout error of type %T: %v", err, err)
+			}
 			return
 		}
-		for i := range md.Kernels {
-			l, err := md.Kernels[i].KernargLayout()
-			if err != nil {
-				continue
+		if uint64(len(l.Explicit)+len(l.Hidden)) != uint64(len(k.Args)) {
+			t.Fatalf("%d args, %d slots", len(k.Args), len(l.Explicit)+len(l.Hidden))
+		}
+		args, want := fillArgs(l)
+		ka, err := l.BuildDispatch(args, testLaunch)
+		if err != nil {
+			// Only values that cannot fit are allowed to fail here: a
+			// hidden 4-byte pointer above 4 GiB, LDS beyond 4 GiB.
+			if !strings.Contains(err.Error(), "does not fit") && !strings.Contains(err.Error(), "LDS") {
+				t.Fatalf("layout accepted but Build failed: %v", err)
 			}
-			args, want := fillArgs(l)
-			ka, err := l.BuildDispatch(args, testLaunch)
-			if err != nil {
-				// Only an unfillable value is allowed to fail here:
-				// a hidden 4-byte pointer above 4 GiB, or a 1-byte int.
-				var ae *ArgError
-				if !errors.As(err, &ae) && !strings.Contains(err.Error(), "does not fit") && !strings.Contains(err.Error(), "LDS") {
-					t.Fatalf("kernel %d: layout accepted but Build failed: %v", i, err)
-				}
-				continue
-			}
-			if uint64(len(ka.Data)) != l.Size {
-				t.Fatalf("built %d bytes, layout says %d", len(ka.Data), l.Size)
-			}
-			for j, s := range l.Explicit {
-				if w, ok := want[j]; ok && !bytes.Equal(ka.Data[s.Offset:s.Offset+s.Size], w) {
-					t.Fatalf("explicit %d not at %d", j, s.Offset)
-				}
+			return
+		}
+		if uint64(len(ka.Data)) != l.Size {
+			t.Fatalf("built %d bytes, layout says %d", len(ka.Data), l.Size)
+		}
+		for j, s := range l.Explicit {
+			if w, ok := want[j]; ok && !bytes.Equal(ka.Data[s.Offset:s.Offset+s.Size], w) {
+				t.Fatalf("explicit %d not at %d", j, s.Offset)
 			}
 		}
 	})
