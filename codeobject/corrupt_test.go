@@ -111,7 +111,7 @@ func makeCorruptions(t *testing.T) []corruption {
 
 	b = clone()
 	le.PutUint32(b[md.Off+4:], uint32(len(md.Desc)-40)) // cut the document short
-	le.PutUint64(b[note.HeaderOff+32:], note.Size-40)     // and the section with it
+	le.PutUint64(b[note.HeaderOff+32:], note.Size-40)   // and the section with it
 	add("metadata-truncated", -1, "truncated MessagePack", b)
 
 	ks, _ := f.Kernels()
