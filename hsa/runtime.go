@@ -165,6 +165,8 @@ type Runtime struct {
 	sig signalState
 	q   queueState
 
+	ldr loaderState
+
 	kernMu  sync.RWMutex
 	kernels map[uint64]*Kernel
 
@@ -297,6 +299,11 @@ func (r *Runtime) shutdown() {
 	r.sig.closeAll()
 	r.bg.Wait()
 	r.sig.drainWaiters()
+	for _, e := range r.Executables() {
+		e.mu.Lock()
+		e.releaseLocked()
+		e.mu.Unlock()
+	}
 	r.space.Close()
 }
 
