@@ -577,6 +577,7 @@ func (e *Executable) registerSymbols(l *LoadedCodeObject) error {
 			return errorf(op, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, "kernel %s has no descriptor", ki.Name)
 		}
 		if m := ki.Meta; m != nil {
+			k.Meta = m
 			if m.KernargSegmentSize != 0 {
 				k.KernargSize = uint32(m.KernargSegmentSize)
 			}

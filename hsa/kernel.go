@@ -1,6 +1,7 @@
 package hsa
 
 import (
+	"github.com/rocpu/rocpu/codeobject"
 	"github.com/rocpu/rocpu/emu"
 	"github.com/rocpu/rocpu/internal/abi"
 )
@@ -21,6 +22,10 @@ type Kernel struct {
 	GroupSize        uint32 // static group segment bytes
 	PrivateSize      uint32 // static private segment bytes per work-item
 	DynamicCallStack bool
+
+	// Meta is the kernel's code object metadata (nil when the kernel was
+	// registered from a bare descriptor); Launch lays out arguments from it.
+	Meta *codeobject.Kernel
 }
 
 // RegisterKernel makes k.Object a valid kernel object for dispatch

@@ -473,6 +473,7 @@ func (q *Queue) fail(err error) {
 	if q.cb != nil {
 		q.cb(st, q)
 	}
+	q.rt.sig.broadcastAny() // wake Launch and other waiters watching Err
 }
 
 // execute runs one packet and retires it: release, slot back to INVALID,

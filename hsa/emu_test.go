@@ -1,0 +1,96 @@
+package hsa
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/rocpu/rocpu/emu"
+)
+
+// newEmuRT opens a runtime whose GPU agent is the real emulator.
+func newEmuRT(t testing.TB) *Runtime {
+	t.Helper()
+	r, err := New(Config{Workers: 2, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// TestEmuLaunch runs the add kernel on the emulator through the loader, a
+// queue and Launch: out[i] = table[i&3] + v + *ptrs[1] + counter, where
+// table = {1,2,3,4}, *ptrs[1] = table[2] = 3 and counter = 5.
+func TestEmuLaunch(t *testing.T) {
+	r := newEmuRT(t)
+	gpu := r.GPUAgents()[0]
+	e, _, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym, err := e.Symbol("add.kd", gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := r.CreateQueue(gpu, 64, HSA_QUEUE_TYPE_MULTI, nil, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 256
+	out, _ := gpu.Pools()[0].Allocate(n*4, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := q.Launch(ctx, sym.Kernel(), [3]uint32{n, 1, 1}, [3]uint32{64, 1, 1}, out, int32(100)); err != nil {
+		var f *emu.Fault
+		if errors.As(err, &f) && (f.Kind == emu.FaultUnimplemented || f.Kind == emu.FaultIllegal) {
+			t.Skipf("emulator cannot run the kernel yet: %v", err)
+		}
+		t.Fatal(err)
+	}
+	b, _ := r.Space().Slice(out, n*4)
+	for i := 0; i < n; i++ {
+		want := int32(1+i&3) + 100 + 3 + 5
+		if got := int32(binary.LittleEndian.Uint32(b[4*i:])); got != want {
+			t.Fatalf("out[%d] = %d, want %d", i, got, want)
+		}
+	}
+	// Wrong argument count: a clear error, nothing dispatched.
+	err = q.Launch(ctx, sym.Kernel(), [3]uint32{n, 1, 1}, [3]uint32{64, 1, 1}, out)
+	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_ARGUMENT)
+}
+
+// TestEmuFault: a kernel storing through a bad pointer faults; the queue
+// reports HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION and Launch returns the
+// emulator's fault.
+func TestEmuFault(t *testing.T) {
+	r := newEmuRT(t)
+	gpu := r.GPUAgents()[0]
+	e, _, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym, _ := e.Symbol("add.kd", gpu)
+	got := make(chan Status, 1)
+	q, _ := r.CreateQueue(gpu, 64, HSA_QUEUE_TYPE_MULTI, func(st Status, _ *Queue) { got <- st }, 0, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	err = q.Launch(ctx, sym.Kernel(), [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, uint64(0x1000), int32(1))
+	var f *emu.Fault
+	if !errors.As(err, &f) {
+		t.Fatalf("Launch returned %v, want an *emu.Fault", err)
+	}
+	if f.Kind == emu.FaultUnimplemented || f.Kind == emu.FaultIllegal {
+		t.Skipf("emulator cannot run the kernel yet: %v", err)
+	}
+	if f.Kind != emu.FaultMemory || f.Kernel != "add" {
+		t.Errorf("fault %+v", f)
+	}
+	wantStatus(t, err, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION)
+	if st := <-got; st != HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION {
+		t.Errorf("callback status %v", st)
+	}
+}
