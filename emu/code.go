@@ -39,7 +39,8 @@ type op struct {
 
 // opAux holds what few instructions need.
 type opAux struct {
-	mnemonic string
+	dpp  *dppAux
+	sdwa *sdwaAux
 }
 
 // operand kinds.
@@ -96,6 +97,7 @@ type codeTable struct {
 	data       []byte
 	pages      []atomic.Pointer[codePage]
 	decode     func(t *codeTable, pc uint64) (*op, error)
+	target     any        // the decoder's target (isa.Target), set by build.go
 	mu         sync.Mutex // serialises page creation
 }
 
@@ -156,7 +158,7 @@ func (t *codeTable) text(pc uint64) string {
 	if pc < t.base || pc-t.base >= t.size {
 		return ""
 	}
-	return disasm(t.data[pc-t.base:])
+	return disasm(t.target, t.data[pc-t.base:])
 }
 
 // codeTableFor returns the device's table for the region holding entry.
@@ -171,6 +173,7 @@ func (d *Device) codeTableFor(entry uint64) (*codeTable, error) {
 	t := d.tables[k]
 	if t == nil {
 		t = newCodeTable(r)
+		t.target = d.target
 		d.tables[k] = t
 	}
 	return t, nil

@@ -2,13 +2,24 @@ package emu
 
 import "errors"
 
-// decodeOp decodes the instruction at pc into an op. It is replaced by the
-// isa-backed decoder (build.go).
-var decodeOp = func(t *codeTable, pc uint64) (*op, error) {
-	return nil, errors.New("no decoder")
-}
+// The decoder hooks. build.go installs the isa-backed implementations; the
+// defaults report that no decoder is linked in.
+var (
+	// decodeOp decodes the instruction at pc into an op.
+	decodeOp = func(t *codeTable, pc uint64) (*op, error) {
+		return nil, errNoDecoder
+	}
+	// disasm prints the instruction at the start of b as llvm-objdump does.
+	disasm = func(target any, b []byte) string { return "" }
+	// lookupTarget maps a processor name to the decoder's target.
+	lookupTarget = func(name string) (any, error) { return nil, nil }
+)
+
+var errNoDecoder = errors.New("emu: no instruction decoder linked in: " + ErrNotSupported.Error())
+
+// haveDecoder reports whether the isa-backed decoder is installed.
+func haveDecoder() bool { return decoderInstalled }
+
+var decoderInstalled bool
 
 func isNotSupported(err error) bool { return errors.Is(err, ErrNotSupported) }
-
-// disasm prints the instruction at the start of b as llvm-objdump does.
-var disasm = func(b []byte) string { return "" }

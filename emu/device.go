@@ -47,6 +47,9 @@ type Config struct {
 	// OnInterrupt, if set, is called (from a worker goroutine) when a wave
 	// sends MSG_INTERRUPT; the runtime wakes the signal's waiters.
 	OnInterrupt func(Interrupt)
+	// Trace, if set, is called before every executed instruction (slow;
+	// for debugging and teaching). Workers call it concurrently.
+	Trace func(TraceEvent)
 }
 
 // DefaultGFX90A returns the configuration of the default agent, gfx90a
@@ -68,6 +71,8 @@ type Device struct {
 	mu      sync.Mutex
 	tables  map[codeKey]*codeTable
 	scratch []*scratchArena // free scratch arenas, reused across dispatches
+	target  any
+	wgPool  sync.Pool
 }
 
 // NewDevice returns a device for cfg.
@@ -99,7 +104,15 @@ func NewDevice(cfg Config) (*Device, error) {
 	if cfg.LDSSize <= 0 {
 		cfg.LDSSize = 65536
 	}
-	return &Device{cfg: cfg, tables: make(map[codeKey]*codeTable)}, nil
+	d := &Device{cfg: cfg, tables: make(map[codeKey]*codeTable)}
+	if cfg.Processor != "" {
+		t, err := lookupTarget(cfg.Processor)
+		if err != nil {
+			return nil, fmt.Errorf("emu: %w", err)
+		}
+		d.target = t
+	}
+	return d, nil
 }
 
 // Config returns the device's configuration (with defaults filled in).

@@ -133,6 +133,15 @@ func roundF64(s, e float64, rnd uint32) float64 {
 // f32 is exact in f64, and the sum is rounded once using its exact error.
 func fma32(a, b, c float32, rnd uint32) float32 {
 	p := float64(a) * float64(b)
+	if rnd == rndNearest {
+		// Fast path: rounding the f64 sum to f32 is a double rounding only
+		// when the sum lands exactly on an f32 midpoint (f32 midpoints are
+		// f64 values, so the first rounding cannot cross one).
+		s := p + float64(c)
+		if u := u64(s); u&0x1FFF_FFFF != 0x1000_0000 && u&0x7FF0_0000_0000_0000 >= 0x3810_0000_0000_0000 {
+			return float32(s)
+		}
+	}
 	if math.IsInf(p, 0) || math.IsNaN(p) || math.IsInf(float64(c), 0) || math.IsNaN(float64(c)) {
 		return float32(p + float64(c))
 	}
@@ -434,3 +443,5 @@ func ffbhI32(v uint32) uint32 {
 func popcount(m uint64) int { return bits.OnesCount64(m) }
 
 func lowestLane(m uint64) int { return bits.TrailingZeros64(m) }
+
+func mathFloat32bits(f float32) uint32 { return math.Float32bits(f) }

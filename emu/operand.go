@@ -13,6 +13,7 @@ const (
 	tI16  = 's'
 	tPF16 = 'p' // packed 2 x f16
 	tPI16 = 'q' // packed 2 x i16
+	tPF32 = 'P' // packed 2 x f32 (a 64-bit register pair)
 )
 
 // inline float constants 240..248 in each format.
@@ -40,7 +41,10 @@ func constOperand(c int, literal uint32, t byte) (operand, bool) {
 		case tF16, tI16:
 			return operand{kind: kConst, val: uint64(inlineF16[i])}, true
 		case tPF16, tPI16:
-			return operand{kind: kConst, val: uint64(inlineF16[i])}, true
+			// Packed operands read inline constants splat to both halves.
+			return operand{kind: kConst, val: uint64(inlineF16[i]) * 0x10001}, true
+		case tPF32:
+			return operand{kind: kConst, val: uint64(inlineF32[i]) * 0x1_0000_0001}, true
 		}
 		return operand{kind: kConst, val: uint64(inlineF32[i])}, true
 	case c == 255:
@@ -49,6 +53,8 @@ func constOperand(c int, literal uint32, t byte) (operand, bool) {
 			return operand{kind: kConst, val: uint64(literal) << 32}, true
 		case tF16, tI16:
 			return operand{kind: kConst, val: uint64(literal & 0xFFFF)}, true
+		case tPF32:
+			return operand{kind: kConst, val: uint64(literal) * 0x1_0000_0001}, true
 		}
 		return operand{kind: kConst, val: uint64(literal)}, true
 	case c == 235: // src_shared_base
@@ -75,8 +81,12 @@ func constOperand(c int, literal uint32, t byte) (operand, bool) {
 	switch t {
 	case tI64, tF64:
 		return operand{kind: kConst, val: uint64(iv)}, true
-	case tI16, tF16, tPI16, tPF16:
+	case tI16, tF16:
 		return operand{kind: kConst, val: uint64(uint16(iv))}, true
+	case tPI16, tPF16:
+		return operand{kind: kConst, val: uint64(uint16(iv)) * 0x10001}, true
+	case tPF32:
+		return operand{kind: kConst, val: uint64(uint32(iv)) * 0x1_0000_0001}, true
 	}
 	return operand{kind: kConst, val: uint64(uint32(iv))}, true
 }

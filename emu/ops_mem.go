@@ -50,7 +50,18 @@ func (w *wave) globalAddrs(o *op, exec uint64) {
 func (w *wave) scratchAddrs(o *op, exec uint64) {
 	off := uint32(o.offset)
 	if o.src[1].kind == kSGPR {
-		a := PrivateApertureBase | uint64(w.sread32(&o.src[1])+off)
+		off += w.sread32(&o.src[1])
+		if o.src[0].kind == kVGPR {
+			// gfx940 SVS mode: saddr + vaddr + offset.
+			v := w.vdst(&o.src[0])
+			for l := 0; l < 64; l++ {
+				if exec>>l&1 != 0 {
+					w.addrs[l] = PrivateApertureBase | uint64(v[l]+off)
+				}
+			}
+			return
+		}
+		a := PrivateApertureBase | uint64(off)
 		for l := 0; l < 64; l++ {
 			w.addrs[l] = a
 		}

@@ -289,6 +289,17 @@ func divScale64(s0, s1, s2 float64) (float64, bool) {
 	return d, vcc
 }
 
+// divFmasScale32 undoes v_div_scale_f32's scaling when VCC is set: the
+// quotient estimate S2 is large when the denominator was scaled up (scale
+// back up by 2^64) and small when the numerator was (scale down).
+func divFmasScale32(v, s2 float32) float32 {
+	e := 64
+	if exponent32(s2) <= 127 {
+		e = -64
+	}
+	return float32(math.Ldexp(float64(v), e))
+}
+
 // divFixup implements v_div_fixup (S0 quotient, S1 denominator, S2 numerator).
 func divFixup(s0, s1, s2 float64, maxExp int, exp func(float64) int, under, over float64) float64 {
 	neg := math.Signbit(s1) != math.Signbit(s2)
@@ -380,7 +391,7 @@ func init() {
 			}
 			v := fma32(a, b, c, r)
 			if vcc>>l&1 != 0 {
-				v = ldexp32(v, 32)
+				v = divFmasScale32(v, c)
 			}
 			l++
 			return v
@@ -567,7 +578,11 @@ func init() {
 			}
 			v := math.FMA(a, b, c)
 			if vcc>>l&1 != 0 {
-				v = math.Ldexp(v, 64)
+				if exponent64(c) > 1023 {
+					v = math.Ldexp(v, 128)
+				} else {
+					v = math.Ldexp(v, -128)
+				}
 			}
 			l++
 			return v

@@ -1,9 +1,12 @@
 package emu
 
 import (
+	"unsafe"
+
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rocpu/rocpu/internal/abi"
 	"runtime"
 	"strings"
 	"sync"
@@ -74,6 +77,7 @@ func (d *Device) newRun(ctx context.Context, k *Dispatch) (*run, error) {
 			return nil, err
 		}
 		r.scratch = a
+		r.mirrorScratch()
 	}
 	return r, nil
 }
@@ -133,6 +137,11 @@ func (r *run) worker(id int) {
 	active := make([]bool, r.resident)
 	var stats Counters
 	defer func() {
+		for _, g := range slots {
+			if g != nil {
+				r.dev.putWorkgroup(g)
+			}
+		}
 		r.statsMu.Lock()
 		r.stats.add(&stats)
 		r.statsMu.Unlock()
@@ -147,7 +156,7 @@ func (r *run) worker(id int) {
 					exhausted = true
 				} else {
 					if slots[i] == nil {
-						slots[i] = &workgroup{}
+						slots[i] = r.dev.getWorkgroup()
 					}
 					r.startWorkgroup(slots[i], idx, (id*r.resident+i)*r.setup.wavesPerWG)
 					active[i] = true
@@ -303,6 +312,10 @@ func (w *wave) exec1() {
 	w.yield = false
 	w.spin = false
 	w.since = 0
+	if w.r.dev.cfg.Trace != nil {
+		w.exec1Trace()
+		return
+	}
 	t := w.code
 	for !w.yield {
 		o := t.fetch(w.pc)
@@ -312,4 +325,68 @@ func (w *wave) exec1() {
 		w.since++
 		o.fn(w, o)
 	}
+}
+
+// Workgroup objects (with their waves and register files) are reused
+// across dispatches.
+func (d *Device) getWorkgroup() *workgroup {
+	if g, ok := d.wgPool.Get().(*workgroup); ok {
+		return g
+	}
+	return &workgroup{}
+}
+
+func (d *Device) putWorkgroup(g *workgroup) {
+	for _, w := range g.waves {
+		w.r, w.code, w.rdata = nil, nil, nil
+	}
+	d.wgPool.Put(g)
+}
+
+// TraceEvent describes one executed instruction (Config.Trace).
+type TraceEvent struct {
+	Workgroup [3]uint32
+	Wave      int
+	PC        uint64
+	Exec      uint64
+	Inst      string // as llvm-objdump prints it
+}
+
+// exec1Trace is exec1 reporting every instruction to Config.Trace before
+// executing it; it is a separate loop so tracing costs nothing when off.
+func (w *wave) exec1Trace() {
+	t := w.code
+	trace := w.r.dev.cfg.Trace
+	for !w.yield {
+		o := t.fetch(w.pc)
+		trace(TraceEvent{Workgroup: w.wg.id, Wave: w.id, PC: w.pc, Exec: w.exec(), Inst: t.text(w.pc)})
+		w.curPC = w.pc
+		w.pc += uint64(o.n)
+		w.icount[o.class]++
+		w.since++
+		o.fn(w, o)
+	}
+}
+
+// mirrorScratch writes the dispatch's scratch V#, backing address and size
+// into the queue's amd_queue_t, as the command processor would (DESIGN.md
+// "Memory"), when the queue lives in writable device memory.
+func (r *run) mirrorScratch() {
+	var q abi.AMDQueue
+	if r.k.QueueAddr == 0 {
+		return
+	}
+	reg, ok := r.dev.cfg.Memory.Lookup(r.k.QueueAddr)
+	if !ok || reg.ReadOnly || r.k.QueueAddr+uint64(unsafe.Sizeof(q)) > reg.Base+uint64(len(reg.Data)) {
+		return
+	}
+	b := reg.Data[r.k.QueueAddr-reg.Base:]
+	v := scratchVSharp(r.scratch.base, uint32(len(r.scratch.data)))
+	off := unsafe.Offsetof(q.ScratchResourceDescriptor)
+	for i, x := range v {
+		le.PutUint32(b[off+uintptr(4*i):], x)
+	}
+	le.PutUint64(b[unsafe.Offsetof(q.ScratchBackingMemoryLocation):], r.scratch.base)
+	le.PutUint64(b[unsafe.Offsetof(q.ScratchBackingMemoryByteSize):], uint64(len(r.scratch.data)))
+	le.PutUint32(b[unsafe.Offsetof(q.ScratchWave64LaneByteSize):], r.setup.privateSize)
 }

@@ -329,3 +329,48 @@ func TestTrapFault(t *testing.T) {
 		t.Fatalf("err = %v, want exception fault at %#x", err, entry+4)
 	}
 }
+
+func TestTrace(t *testing.T) {
+	var mu sync.Mutex
+	var events []TraceEvent
+	cfg := DefaultGFX90A(nil)
+	cfg.Trace = func(e TraceEvent) {
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+	}
+	d, entry, _ := handKernel(t, cfg, &op{fn: opNop}, endpgm())
+	k := &Dispatch{Entry: entry, GridSize: [3]uint32{100, 1, 1}, WorkgroupSize: [3]uint32{100, 1, 1}}
+	if err := d.Dispatch(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 4 {
+		t.Fatalf("%d events, want 4 (2 waves x 2 instructions)", len(events))
+	}
+	for _, e := range events {
+		if e.Wave == 1 && e.Exec != 1<<36-1 || e.Wave == 0 && e.Exec != ^uint64(0) {
+			t.Errorf("wave %d exec %#x", e.Wave, e.Exec)
+		}
+	}
+}
+
+func TestScratchMirroredIntoQueue(t *testing.T) {
+	var mu sync.Mutex
+	var recs []waveRecord
+	d, entry, mem := handKernel(t, DefaultGFX90A(nil), probe(&mu, &recs), endpgm())
+	q := mem.alloc(t, 256, false)
+	k := &Dispatch{Program: Program{Rsrc2: 1 | 4<<1, Properties: propPrivateSegmentBuffer}, Entry: entry, QueueAddr: q.Base,
+		GridSize: [3]uint32{64, 1, 1}, WorkgroupSize: [3]uint32{64, 1, 1}, PrivateSegmentSize: 100}
+	if err := d.Dispatch(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		if got := le.Uint32(q.Data[144+4*i:]); got != recs[0].s[i] {
+			t.Errorf("amd_queue_t scratch V# word %d = %#x, wave got %#x", i, got, recs[0].s[i])
+		}
+	}
+	base := uint64(recs[0].s[0]) | uint64(recs[0].s[1]&0xFFFF)<<32
+	if le.Uint64(q.Data[160:]) != base || le.Uint64(q.Data[168:]) < 64*100 || le.Uint32(q.Data[176:]) != 100 {
+		t.Errorf("scratch location %#x size %d lane size %d", le.Uint64(q.Data[160:]), le.Uint64(q.Data[168:]), le.Uint32(q.Data[176:]))
+	}
+}

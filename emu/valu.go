@@ -395,9 +395,19 @@ func cmpF16(w *wave, o *op, x bool, pred func(a, b float64) bool) {
 }
 
 func cmpU32(w *wave, o *op, x bool, pred func(a, b uint32) bool) {
-	a := w.vsrc(&o.src[0], &w.tmp[0])
-	b := w.vsrc(&o.src[1], &w.tmp[1])
-	runCmp(w, o, func(l int) bool { return pred(a[l], b[l]) }, x)
+	a := w.vsrc(&o.src[0], &w.tmp[0])[:64]
+	b := w.vsrc(&o.src[1], &w.tmp[1])[:64]
+	exec := w.exec()
+	var r uint64
+	for l := 0; l < 64; l++ {
+		if exec>>l&1 != 0 && pred(a[l], b[l]) {
+			r |= 1 << l
+		}
+	}
+	w.swrite64(&o.sdst, r)
+	if x {
+		w.setExec(r)
+	}
 }
 
 func cmpU16(w *wave, o *op, x bool, pred func(a, b uint32) bool) {

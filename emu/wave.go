@@ -40,7 +40,7 @@ type wave struct {
 	rdata       []byte
 	rro         bool
 
-	tmp   [8][64]uint32 // broadcast / modified source scratch
+	tmp   [12][64]uint32 // broadcast / modified source scratch
 	addrs [64]uint64
 }
 

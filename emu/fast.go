@@ -1,0 +1,205 @@
+package emu
+
+// Specialised loops for the hottest VALU instructions: with MODE at its
+// usual value (round to nearest, f32 denormals kept) and no output
+// modifiers they avoid the generic runners' per-lane indirect calls. The
+// results are bit-identical to the generic paths.
+
+// plainF32 reports whether f32 arithmetic may use Go's operators directly.
+func plainF32(w *wave, o *op) bool { return w.mode&0x33 == 0x30 && o.omod == 0 && !o.clamp }
+
+func fastF32(w *wave, o *op, generic func(w *wave, o *op), kind int) {
+	if !plainF32(w, o) {
+		generic(w, o)
+		return
+	}
+	exec := w.exec()
+	a := w.fsrc32(o, 0)
+	b := w.fsrc32(o, 1)
+	d := w.vdst(&o.dst)
+	a, b, d = a[:64], b[:64], d[:64]
+	if exec == ^uint64(0) {
+		switch kind {
+		case 0:
+			for l := range d {
+				d[l] = u32(f32(a[l]) + f32(b[l]))
+			}
+			return
+		case 1:
+			for l := range d {
+				d[l] = u32(f32(a[l]) * f32(b[l]))
+			}
+			return
+		case 2:
+			for l := range d {
+				d[l] = u32(f32(a[l]) - f32(b[l]))
+			}
+			return
+		}
+	}
+	switch kind {
+	case 0:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = u32(f32(a[l]) + f32(b[l]))
+			}
+		}
+	case 1:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = u32(f32(a[l]) * f32(b[l]))
+			}
+		}
+	case 2:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = u32(f32(a[l]) - f32(b[l]))
+			}
+		}
+	case 3: // fma: c is src[2]
+		c := w.fsrc32(o, 2)[:64]
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = u32(fma32(f32(a[l]), f32(b[l]), f32(c[l]), rndNearest))
+			}
+		}
+	}
+}
+
+func fastU32(w *wave, o *op, kind int) {
+	exec := w.exec()
+	a := w.vsrc(&o.src[0], &w.tmp[0])[:64]
+	b := w.vsrc(&o.src[1], &w.tmp[1])[:64]
+	d := w.vdst(&o.dst)[:64]
+	if exec == ^uint64(0) {
+		switch kind {
+		case 0:
+			for l := range d {
+				d[l] = a[l] + b[l]
+			}
+			return
+		case 3:
+			copy(d, a)
+			return
+		}
+	}
+	switch kind {
+	case 0:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = a[l] + b[l]
+			}
+		}
+	case 1:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = b[l] << (a[l] & 31)
+			}
+		}
+	case 2:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = a[l] & b[l]
+			}
+		}
+	case 3: // mov
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = a[l]
+			}
+		}
+	}
+}
+
+// specialiseHot replaces the hot instructions' semantics with the
+// specialised loops; semFor calls it once, after every init has run.
+func specialiseHot() {
+	specialise := func(name string, f func(generic func(w *wave, o *op)) func(w *wave, o *op)) {
+		s := semantics[name]
+		s.fn = f(s.fn)
+		semantics[name] = s
+	}
+	for name, kind := range map[string]int{"v_add_f32": 0, "v_mul_f32": 1, "v_sub_f32": 2, "v_fma_f32": 3, "v_fmac_f32": 3} {
+		kind := kind
+		specialise(name, func(g func(w *wave, o *op)) func(w *wave, o *op) {
+			return func(w *wave, o *op) { fastF32(w, o, g, kind) }
+		})
+	}
+	specialise("v_add_u32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) {
+			if o.clamp {
+				g(w, o)
+				return
+			}
+			fastU32(w, o, 0)
+		}
+	})
+	specialise("v_lshlrev_b32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) { fastU32(w, o, 1) }
+	})
+	specialise("v_and_b32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) { fastU32(w, o, 2) }
+	})
+	specialise("v_add_co_u32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) {
+			if o.clamp {
+				g(w, o)
+				return
+			}
+			exec := w.exec()
+			a := w.vsrc(&o.src[0], &w.tmp[0])[:64]
+			b := w.vsrc(&o.src[1], &w.tmp[1])[:64]
+			d := w.vdst(&o.dst)[:64]
+			var cout uint64
+			for l := 0; l < 64; l++ {
+				if exec>>l&1 != 0 {
+					s := uint64(a[l]) + uint64(b[l])
+					d[l] = uint32(s)
+					cout |= s >> 32 << l
+				}
+			}
+			w.swrite64(&o.sdst, cout)
+		}
+	})
+	specialise("v_addc_co_u32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) {
+			if o.clamp {
+				g(w, o)
+				return
+			}
+			exec := w.exec()
+			a := w.vsrc(&o.src[0], &w.tmp[0])[:64]
+			b := w.vsrc(&o.src[1], &w.tmp[1])[:64]
+			cin := w.sread64(&o.src[2])
+			d := w.vdst(&o.dst)[:64]
+			var cout uint64
+			for l := 0; l < 64; l++ {
+				if exec>>l&1 != 0 {
+					s := uint64(a[l]) + uint64(b[l]) + cin>>l&1
+					d[l] = uint32(s)
+					cout |= s >> 32 << l
+				}
+			}
+			w.swrite64(&o.sdst, cout)
+		}
+	})
+	specialise("v_ashrrev_i64", func(g func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) {
+			exec := w.exec()
+			sh := w.vsrc(&o.src[0], &w.tmp[0])[:64]
+			lo, hi := w.vsrc64(&o.src[1], &w.tmp[1], &w.tmp[4])
+			lo, hi = lo[:64], hi[:64]
+			dlo, dhi := w.vdst64(&o.dst)
+			dlo, dhi = dlo[:64], dhi[:64]
+			for l := 0; l < 64; l++ {
+				if exec>>l&1 != 0 {
+					r := uint64(int64(uint64(lo[l])|uint64(hi[l])<<32) >> (sh[l] & 63))
+					dlo[l], dhi[l] = uint32(r), uint32(r>>32)
+				}
+			}
+		}
+	})
+	specialise("v_mov_b32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) { fastU32(w, o, 3) }
+	})
+}

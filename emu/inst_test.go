@@ -1,0 +1,364 @@
+package emu
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// Per-instruction tests of tricky semantics, run on a bare wave with
+// hand-resolved operands (the ISA reference guides' definitions).
+
+func testWave(t *testing.T) *wave {
+	t.Helper()
+	mem := &testMem{}
+	d, err := NewDevice(DefaultGFX90A(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{dev: d, k: &Dispatch{}}
+	w := &wave{r: r, wg: &workgroup{lds: make([]byte, 4096)}, v: make([]uint32, 32*64)}
+	w.setExec(^uint64(0))
+	w.mode = 0xF0 // round to nearest, no flushing
+	w.wg.waves = []*wave{w}
+	w.wg.nwaves = 1
+	return w
+}
+
+func v(r uint16) operand { return operand{kind: kVGPR, idx: r} }
+func s(r uint16) operand { return operand{kind: kSGPR, idx: r} }
+func k(x uint64) operand { return operand{kind: kConst, val: x} }
+
+func exec1(t *testing.T, w *wave, name string, o *op) {
+	t.Helper()
+	sem, ok := semantics[name]
+	if !ok {
+		t.Fatalf("no semantics for %s", name)
+	}
+	o.fn = sem.fn
+	o.n = 4
+	sem.fn(w, o)
+}
+
+func TestCarryChain64(t *testing.T) {
+	w := testWave(t)
+	// v[0:1] + v[2:3] as v_add_co_u32 / v_addc_co_u32 with VCC carrying.
+	for l := 0; l < 64; l++ {
+		a := uint64(l) * 0x1234_5678_9ABC_DEF1
+		b := ^uint64(0) - uint64(l)*0x1111
+		w.v[0*64+l], w.v[1*64+l] = uint32(a), uint32(a>>32)
+		w.v[2*64+l], w.v[3*64+l] = uint32(b), uint32(b>>32)
+	}
+	w.setExec(0xFFFF_FFFF_FFFF_FFFE) // lane 0 inactive: its carry bit must be 0
+	exec1(t, w, "v_add_co_u32", &op{dst: v(4), src: [3]operand{v(0), v(2)}, sdst: s(sVCCLo)})
+	exec1(t, w, "v_addc_co_u32", &op{dst: v(5), src: [3]operand{v(1), v(3), s(sVCCLo)}, sdst: s(20)})
+	for l := 1; l < 64; l++ {
+		a := uint64(l) * 0x1234_5678_9ABC_DEF1
+		b := ^uint64(0) - uint64(l)*0x1111
+		want := a + b
+		got := uint64(w.v[4*64+l]) | uint64(w.v[5*64+l])<<32
+		if got != want {
+			t.Fatalf("lane %d: %#x, want %#x", l, got, want)
+		}
+		wantCarry := (a+b < a)
+		if w.s64(20)>>l&1 != b2u64(wantCarry) {
+			t.Errorf("lane %d carry-out %d, want %v", l, w.s64(20)>>l&1, wantCarry)
+		}
+	}
+	if w.s64(20)&1 != 0 || w.vcc()&1 != 0 {
+		t.Error("inactive lane 0 carry bit set")
+	}
+	// Borrow chain: 0 - 1 over 64 bits = all ones, borrow out.
+	w.setExec(1)
+	w.v[0], w.v[64], w.v[128], w.v[192] = 0, 0, 1, 0
+	exec1(t, w, "v_sub_co_u32", &op{dst: v(4), src: [3]operand{v(0), v(2)}, sdst: s(sVCCLo)})
+	exec1(t, w, "v_subb_co_u32", &op{dst: v(5), src: [3]operand{v(1), v(3), s(sVCCLo)}, sdst: s(sVCCLo)})
+	if w.v[256] != 0xFFFFFFFF || w.v[320] != 0xFFFFFFFF || w.vcc() != 1 {
+		t.Errorf("0-1 = %#x:%#x borrow %d", w.v[320], w.v[256], w.vcc())
+	}
+	// Scalar chain s_add_u32 / s_addc_u32 through SCC.
+	w.s[0], w.s[1], w.s[2], w.s[3] = 0xFFFFFFFF, 1, 1, 2
+	exec1(t, w, "s_add_u32", &op{dst: s(4), src: [3]operand{s(0), s(2)}})
+	exec1(t, w, "s_addc_u32", &op{dst: s(5), src: [3]operand{s(1), s(3)}})
+	if w.s[4] != 0 || w.s[5] != 4 || w.scc != 0 {
+		t.Errorf("s_add/addc = %#x:%#x scc %d", w.s[5], w.s[4], w.scc)
+	}
+}
+
+func b2u64(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestShifts64(t *testing.T) {
+	w := testWave(t)
+	x := uint64(0x8000_0001_0000_0003)
+	for l := 0; l < 64; l++ {
+		w.v[l] = uint32(l) + 64*uint32(l&1) // shift amounts 0..127 (only 6 bits count)
+		w.v[64*2+l], w.v[64*3+l] = uint32(x), uint32(x>>32)
+	}
+	exec1(t, w, "v_lshlrev_b64", &op{dst: v(4), src: [3]operand{v(0), v(2)}})
+	exec1(t, w, "v_lshrrev_b64", &op{dst: v(6), src: [3]operand{v(0), v(2)}})
+	exec1(t, w, "v_ashrrev_i64", &op{dst: v(8), src: [3]operand{v(0), v(2)}})
+	for l := 0; l < 64; l++ {
+		sh := uint(l+64*(l&1)) & 63
+		get := func(r int) uint64 { return uint64(w.v[r*64+l]) | uint64(w.v[(r+1)*64+l])<<32 }
+		if get(4) != x<<sh || get(6) != x>>sh || get(8) != uint64(int64(x)>>sh) {
+			t.Fatalf("lane %d shift %d: %#x %#x %#x", l, sh, get(4), get(6), get(8))
+		}
+	}
+	// Scalar 64-bit shifts and SCC.
+	w.sets64(0, 1<<63)
+	w.s[2] = 63 + 64
+	exec1(t, w, "s_lshr_b64", &op{dst: s(4), src: [3]operand{s(0), s(2)}})
+	if w.s64(4) != 1 || w.scc != 1 {
+		t.Errorf("s_lshr_b64 = %#x scc %d", w.s64(4), w.scc)
+	}
+	exec1(t, w, "s_ashr_i64", &op{dst: s(4), src: [3]operand{s(0), s(2)}})
+	if w.s64(4) != ^uint64(0) {
+		t.Errorf("s_ashr_i64 = %#x", w.s64(4))
+	}
+	// 64-bit literal/inline operands: -1 inline sign-extends to 64 bits.
+	c, _ := constOperand(193, 0, tI64)
+	exec1(t, w, "s_mov_b64", &op{dst: s(6), src: [3]operand{c}})
+	if w.s64(6) != ^uint64(0) {
+		t.Errorf("s_mov_b64 -1 = %#x", w.s64(6))
+	}
+	c, _ = constOperand(242, 0, tF64)
+	exec1(t, w, "s_mov_b64", &op{dst: s(6), src: [3]operand{c}})
+	if w.s64(6) != math.Float64bits(1) {
+		t.Errorf("s_mov_b64 1.0 = %#x", w.s64(6))
+	}
+}
+
+func TestFloatConversionsAndModes(t *testing.T) {
+	w := testWave(t)
+	in := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 3e9, -3e9, -1.5, 2.5, 1e-45}
+	for l, x := range in {
+		w.v[l] = math.Float32bits(x)
+	}
+	w.setExec(1<<len(in) - 1)
+	exec1(t, w, "v_cvt_i32_f32", &op{dst: v(1), src: [3]operand{v(0)}})
+	exec1(t, w, "v_cvt_u32_f32", &op{dst: v(2), src: [3]operand{v(0)}})
+	wantI := []int32{0, math.MaxInt32, math.MinInt32, math.MaxInt32, math.MinInt32, -1, 2, 0}
+	wantU := []uint32{0, math.MaxUint32, 0, 3000000000, 0, 0, 2, 0}
+	for l := range in {
+		if int32(w.v[64+l]) != wantI[l] || w.v[128+l] != wantU[l] {
+			t.Errorf("cvt(%v) = %d / %d, want %d / %d", in[l], int32(w.v[64+l]), w.v[128+l], wantI[l], wantU[l])
+		}
+	}
+	// Denormals: 1e-45 (the smallest f32 denormal) * 2 is 2.8e-45 with
+	// denormals allowed, +0 when MODE flushes (FP_DENORM f32 = 0).
+	w.setExec(1 << 7)
+	two, _ := constOperand(244, 0, tF32)
+	exec1(t, w, "v_mul_f32", &op{dst: v(3), src: [3]operand{v(0), two}})
+	if w.v[3*64+7] != 2 {
+		t.Errorf("denormal*2 = %#x, want 0x2", w.v[3*64+7])
+	}
+	w.mode = 0xC0 // f32 denormals flushed, f64/f16 kept
+	exec1(t, w, "v_mul_f32", &op{dst: v(3), src: [3]operand{v(0), two}})
+	if w.v[3*64+7] != 0 {
+		t.Errorf("flushed denormal*2 = %#x, want 0", w.v[3*64+7])
+	}
+	// v_mad_f32 always flushes f32 denormals; v_fma_f32 honours MODE.
+	w.mode = 0xF0
+	one, _ := constOperand(242, 0, tF32)
+	zero := k(0)
+	exec1(t, w, "v_mad_f32", &op{dst: v(4), src: [3]operand{v(0), one, zero}})
+	exec1(t, w, "v_fma_f32", &op{dst: v(5), src: [3]operand{v(0), one, zero}})
+	if w.v[4*64+7] != 0 || w.v[5*64+7] != 1 {
+		t.Errorf("v_mad_f32 denormal %#x (want 0), v_fma_f32 %#x (want 1)", w.v[4*64+7], w.v[5*64+7])
+	}
+	// Directed rounding from MODE: 1 + 2^-30 rounds up only in round-up mode.
+	w.setExec(1)
+	w.v[0] = math.Float32bits(1)
+	tiny := k(uint64(math.Float32bits(0x1p-30)))
+	w.mode = 0xF0 | rndPlusInf
+	exec1(t, w, "v_add_f32", &op{dst: v(6), src: [3]operand{v(0), tiny}})
+	w.mode = 0xF0 | rndZero
+	exec1(t, w, "v_add_f32", &op{dst: v(7), src: [3]operand{v(0), tiny}})
+	if w.v[6*64] != 0x3F800001 || w.v[7*64] != 0x3F800000 {
+		t.Errorf("1+2^-30: round up %#x, toward zero %#x", w.v[6*64], w.v[7*64])
+	}
+	// s_setreg of MODE (hwreg(HW_REG_MODE, 0, 4)) changes the rounding the next instruction uses.
+	w.mode = 0xF0
+	w.s[10] = rndPlusInf
+	exec1(t, w, "s_setreg_b32", &op{imm: hwMode | 0<<6 | 3<<11, src: [3]operand{s(10)}})
+	exec1(t, w, "v_add_f32", &op{dst: v(6), src: [3]operand{v(0), tiny}})
+	if w.v[6*64] != 0x3F800001 || w.mode&0xF != rndPlusInf {
+		t.Errorf("after s_setreg mode %#x: %#x", w.mode, w.v[6*64])
+	}
+	exec1(t, w, "s_getreg_b32", &op{imm: hwSHMemBases | 16<<6 | 15<<11, dst: s(11)})
+	if uint64(w.s[11])<<48 != SharedApertureBase {
+		t.Errorf("SH_MEM_BASES shared base %#x", w.s[11])
+	}
+}
+
+func TestCompareWritesMaskAndExec(t *testing.T) {
+	w := testWave(t)
+	for l := 0; l < 64; l++ {
+		w.v[l] = uint32(l)
+	}
+	w.setExec(0x0000_FFFF_0000_FFFF)
+	exec1(t, w, "v_cmp_gt_u32", &op{sdst: s(sVCCLo), src: [3]operand{k(40), v(0)}})
+	if w.vcc() != 0x0000_00FF_0000_FFFF {
+		t.Errorf("vcc %#x", w.vcc())
+	}
+	exec1(t, w, "v_cmpx_lt_u32", &op{sdst: s(sVCCLo), src: [3]operand{k(8), v(0)}})
+	if w.exec() != 0x0000_FFFF_0000_FE00 || w.vcc() != w.exec() {
+		t.Errorf("cmpx exec %#x vcc %#x", w.exec(), w.vcc())
+	}
+	exec1(t, w, "s_and_saveexec_b64", &op{dst: s(4), src: [3]operand{k(0xF0F0)}})
+	if w.s64(4) != 0x0000_FFFF_0000_FE00 || w.exec() != 0xF000 || w.scc != 1 {
+		t.Errorf("saveexec: saved %#x exec %#x scc %d", w.s64(4), w.exec(), w.scc)
+	}
+	// v_cmp_class_f32: quiet NaN (bit 1) and +inf (bit 9).
+	w.setExec(3)
+	w.v[64], w.v[65] = 0x7FC00000, 0x7F800000
+	exec1(t, w, "v_cmp_class_f32", &op{sdst: s(6), src: [3]operand{v(1), k(1<<1 | 1<<9)}})
+	if w.s64(6) != 3 {
+		t.Errorf("class mask %#x", w.s64(6))
+	}
+}
+
+func TestAtomicReturnValues(t *testing.T) {
+	w := testWave(t)
+	mem := w.r.dev.cfg.Memory.(*testMem)
+	buf := mem.alloc(t, 64, false)
+	le.PutUint32(buf.Data[0:], 10)
+	le.PutUint32(buf.Data[8:], 5)
+	w.setExec(0xF) // four lanes increment the same address
+	for l := 0; l < 4; l++ {
+		w.v[l], w.v[64+l] = uint32(buf.Base), uint32(buf.Base>>32)
+		w.v[128+l] = uint32(l + 1)
+	}
+	o := &op{dst: v(3), src: [3]operand{v(0), {}, v(2)}, flags: fGLC, imm: aAdd}
+	exec1(t, w, "global_atomic_add", o)
+	if got := le.Uint32(buf.Data); got != 20 {
+		t.Errorf("sum %d, want 20", got)
+	}
+	for l, want := range []uint32{10, 11, 13, 16} {
+		if w.v[192+l] != want {
+			t.Errorf("lane %d returned %d, want %d", l, w.v[192+l], want)
+		}
+	}
+	// cmpswap: data {src, cmp}; only the first lane's compare matches.
+	w.setExec(3)
+	for l := 0; l < 2; l++ {
+		w.v[l] = uint32(buf.Base + 8)
+		w.v[128+l], w.v[192+l] = 100+uint32(l), 5 // src, cmp
+	}
+	exec1(t, w, "global_atomic_cmpswap", &op{dst: v(4), src: [3]operand{v(0), {}, v(2)}, flags: fGLC, imm: aCmpSwap})
+	if le.Uint32(buf.Data[8:]) != 100 || w.v[256] != 5 || w.v[257] != 100 {
+		t.Errorf("cmpswap mem %d returns %d %d", le.Uint32(buf.Data[8:]), w.v[256], w.v[257])
+	}
+	// inc wraps at the operand; dec wraps to the operand.
+	le.PutUint32(buf.Data[16:], 3)
+	w.setExec(1)
+	w.v[0], w.v[128] = uint32(buf.Base+16), 3
+	exec1(t, w, "global_atomic_inc", &op{dst: v(4), src: [3]operand{v(0), {}, v(2)}, flags: fGLC, imm: aInc})
+	if le.Uint32(buf.Data[16:]) != 0 || w.v[256] != 3 {
+		t.Errorf("inc: mem %d ret %d", le.Uint32(buf.Data[16:]), w.v[256])
+	}
+	exec1(t, w, "global_atomic_dec", &op{dst: v(4), src: [3]operand{v(0), {}, v(2)}, flags: fGLC, imm: aDec})
+	if le.Uint32(buf.Data[16:]) != 3 {
+		t.Errorf("dec from 0: mem %d, want 3", le.Uint32(buf.Data[16:]))
+	}
+	// Misaligned atomics fault.
+	w.v[0] = uint32(buf.Base + 2)
+	func() {
+		defer func() {
+			f, _ := recover().(*Fault)
+			if f == nil || f.Kind != FaultMisaligned || f.Address != buf.Base+2 || f.Lane != 0 {
+				t.Errorf("misaligned atomic: %v", f)
+			}
+		}()
+		exec1(t, w, "global_atomic_add", &op{src: [3]operand{v(0), {}, v(2)}, imm: aAdd})
+	}()
+	// LDS atomics: ds_cmpst_rtn_b32 data0 = compare, data1 = new value.
+	le.PutUint32(w.wg.lds[12:], 7)
+	w.v[0], w.v[64], w.v[128] = 12, 7, 99
+	exec1(t, w, "ds_cmpst_rtn_b32", &op{dst: v(3), src: [3]operand{v(0), v(1), v(2)}, imm: aCmpSwap | 1<<9})
+	if le.Uint32(w.wg.lds[12:]) != 99 || w.v[192] != 7 {
+		t.Errorf("ds_cmpst: lds %d ret %d", le.Uint32(w.wg.lds[12:]), w.v[192])
+	}
+}
+
+func TestBufferOutOfRange(t *testing.T) {
+	w := testWave(t)
+	mem := w.r.dev.cfg.Memory.(*testMem)
+	buf := mem.alloc(t, 64, false)
+	for i := range buf.Data {
+		buf.Data[i] = byte(i)
+	}
+	// Raw buffer: base, stride 0, num_records 16.
+	w.s[8], w.s[9], w.s[10], w.s[11] = uint32(buf.Base), uint32(buf.Base>>32)&0xFFFF, 16, 0
+	w.setExec(0xF)
+	for l := 0; l < 4; l++ {
+		w.v[l] = uint32(8 * l) // offsets 0, 8, 16, 24
+		w.v[64+l] = 0xDEAD
+	}
+	exec1(t, w, "buffer_load_dword", &op{dst: v(1), src: [3]operand{v(0), s(8)}, sdst: k(0), flags: fOffen, imm: mB32})
+	want := []uint32{0x03020100, 0x0B0A0908, 0, 0}
+	for l := 0; l < 4; l++ {
+		if w.v[64+l] != want[l] {
+			t.Errorf("lane %d: %#x, want %#x", l, w.v[64+l], want[l])
+		}
+	}
+	for l := 0; l < 4; l++ {
+		w.v[128+l] = 0xFFFFFFFF
+	}
+	exec1(t, w, "buffer_store_dword", &op{src: [3]operand{v(0), s(8), v(2)}, sdst: k(0), flags: fOffen, imm: mB32})
+	if le.Uint32(buf.Data[16:]) != 0x13121110 || le.Uint32(buf.Data[8:]) != 0xFFFFFFFF {
+		t.Errorf("out-of-range store was not dropped: %x", buf.Data[:32])
+	}
+}
+
+func TestGlobalFaults(t *testing.T) {
+	w := testWave(t)
+	w.setExec(1 << 5)
+	w.v[5], w.v[64+5] = 0x10, 0 // null page
+	func() {
+		defer func() {
+			f, _ := recover().(*Fault)
+			if f == nil || f.Kind != FaultMemory || f.Lane != 5 || f.Address != 0x10 {
+				t.Errorf("null read: %v", f)
+			}
+		}()
+		exec1(t, w, "global_load_dword", &op{dst: v(2), src: [3]operand{v(0)}, imm: mB32})
+	}()
+	code := w.r.dev.cfg.Memory.(*testMem).alloc(t, 64, true)
+	w.v[5], w.v[64+5] = uint32(code.Base), uint32(code.Base>>32)
+	func() {
+		defer func() {
+			f, _ := recover().(*Fault)
+			if f == nil || f.Kind != FaultMemory || !errors.Is(f, f) || f.Address != code.Base {
+				t.Errorf("store to code: %v", f)
+			}
+		}()
+		exec1(t, w, "global_store_dword", &op{src: [3]operand{v(0), {}, v(2)}, imm: mB32})
+	}()
+}
+
+func TestDPPAndSDWA(t *testing.T) {
+	for l := 0; l < 64; l++ {
+		if got := dppLane(0x111, l); (l&15 == 0 && got != -1) || (l&15 != 0 && got != l-1) {
+			t.Fatalf("row_shr:1 lane %d -> %d", l, got)
+		}
+		if got := dppLane(0x1B, l); got != l&^3|[]int{3, 2, 1, 0}[l&3] {
+			t.Fatalf("quad_perm [3,2,1,0] lane %d -> %d", l, got)
+		}
+		if got := dppLane(0x142, l); l >= 16 && got != l&^15-1 {
+			t.Fatalf("row_bcast:15 lane %d -> %d", l, got)
+		}
+		if got := dppLane(0x140, l); got != l&^15|(15-l&15) {
+			t.Fatalf("row_mirror lane %d -> %d", l, got)
+		}
+	}
+	if sdwaExtract(0x80FF_7F01, 3, true) != 0xFFFFFF80 || sdwaExtract(0x80FF_7F01, 5, false) != 0x80FF ||
+		sdwaExtract(0x80FF_7F01, 1, true) != 0x7F {
+		t.Error("sdwa selects")
+	}
+}
