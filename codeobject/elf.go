@@ -158,6 +158,9 @@ type File struct {
 	md       *Metadata
 	mdErr    error
 	mdOK     bool
+	doc      *Node
+	docErr   error
+	docOK    bool
 }
 
 // maxFileSize bounds what NewFile reads into memory.

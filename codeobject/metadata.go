@@ -537,9 +537,9 @@ func (f *File) decodeMetadata() (*Metadata, error) {
 		}
 		return v2.Unified(), nil
 	}
-	doc, err := DecodeMsgPack(n.Desc)
+	doc, err := f.msgpackDoc(n)
 	if err != nil {
-		return nil, rebase(err, n.DescOff)
+		return nil, err
 	}
 	return DecodeMetadata(doc, n.DescOff)
 }

@@ -16,8 +16,8 @@ func (f *File) MetadataNote() (*Note, error) {
 }
 
 // MetadataDocument returns the metadata as a document tree: the decoded
-// MessagePack map (V3+), or the V2 YAML mapped onto nodes. Offsets in
-// errors are file offsets.
+// MessagePack map (V3+, shared with later calls: Clone it to edit), or the
+// V2 YAML mapped onto nodes. Offsets in errors are file offsets.
 func (f *File) MetadataDocument() (*Node, error) {
 	n, err := f.MetadataNote()
 	if err != nil || n == nil {
@@ -26,11 +26,19 @@ func (f *File) MetadataDocument() (*Node, error) {
 	if n.Name == "AMD" {
 		return parseV2YAMLNode(v2Text(n.Desc), n.DescOff)
 	}
-	doc, err := DecodeMsgPack(n.Desc)
-	if err != nil {
-		return nil, rebase(err, n.DescOff)
+	return f.msgpackDoc(n)
+}
+
+// msgpackDoc decodes the V3+ metadata note once per File.
+func (f *File) msgpackDoc(n *Note) (*Node, error) {
+	if !f.docOK {
+		f.doc, f.docErr = DecodeMsgPack(n.Desc)
+		if f.docErr != nil {
+			f.docErr = rebase(f.docErr, n.DescOff)
+		}
+		f.docOK = true
 	}
-	return doc, nil
+	return f.doc, f.docErr
 }
 
 // v2Text strips the NUL terminator LLVM writes after V2 YAML metadata.
@@ -52,9 +60,9 @@ func (f *File) MetadataYAML() (string, error) {
 	if n.Name == "AMD" {
 		return string(v2Text(n.Desc)), nil
 	}
-	doc, err := DecodeMsgPack(n.Desc)
+	doc, err := f.msgpackDoc(n)
 	if err != nil {
-		return "", rebase(err, n.DescOff)
+		return "", err
 	}
 	return YAML(doc), nil
 }
