@@ -46,7 +46,12 @@ func TestYAMLQuotingMatchesLLVM(t *testing.T) {
 	// Arrays directly inside arrays: LLVM 15 writes them as text that is
 	// not valid YAML (see seqBody); one level of it is pinned here.
 	odd.Set("nested", ArrayNode(ArrayNode(UintNode(1), UintNode(2)), ArrayNode(), MapNode(), UintNode(1)))
-	odd.Set("maps", ArrayNode(func() *Node { m := MapNode(); m.Set("b", UintNode(2)); m.Set("a", ArrayNode(StringNode("x"))); return m }()))
+	odd.Set("maps", ArrayNode(func() *Node {
+		m := MapNode()
+		m.Set("b", UintNode(2))
+		m.Set("a", ArrayNode(StringNode("x")))
+		return m
+	}()))
 	md.Extra = append(md.Extra, MapEntry{StringNode("zodd"), odd})
 	b := &Builder{Version: f.Version(), Flags: f.Flags(), Metadata: md}
 	ks, _ := f.Kernels()
