@@ -187,3 +187,63 @@ func check(t *testing.T, kernel, dir string, got, want int64) {
 		t.Errorf("%s: .amdhsa_%s %d, decoded %d", kernel, dir, want, got)
 	}
 }
+
+// TestBuildDescriptorMatchesLLVM rebuilds every llvm-mc-15 descriptor of
+// testdata/desc from its directives: all bytes match LLVM's except the
+// entry offset (filled by the writer) and the SGPR granule, where LLVM adds
+// the registers the .amdhsa_reserve_* defaults reserve.
+func TestBuildDescriptorMatchesLLVM(t *testing.T) {
+	objs, _ := filepath.Glob("testdata/desc/*.o")
+	for _, obj := range objs {
+		dirs := parseDirectives(t, strings.TrimSuffix(obj, ".o")+".s")
+		f, err := Open(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := f.Processor()
+		ks, _ := f.Kernels()
+		for _, k := range ks {
+			d := dirs[k.Name]
+			on := func(n string) bool { return d[n] != 0 }
+			c := DefaultDescriptorConfig(p)
+			c.GroupSegmentFixedSize, c.PrivateSegmentFixedSize, c.KernargSize = uint32(d["group_segment_fixed_size"]), uint32(d["private_segment_fixed_size"]), uint32(d["kernarg_size"])
+			c.PrivateSegmentBuffer, c.DispatchPtr, c.QueuePtr = on("user_sgpr_private_segment_buffer"), on("user_sgpr_dispatch_ptr"), on("user_sgpr_queue_ptr")
+			c.KernargSegmentPtr, c.DispatchID, c.FlatScratchInit = on("user_sgpr_kernarg_segment_ptr"), on("user_sgpr_dispatch_id"), on("user_sgpr_flat_scratch_init")
+			c.PrivateSegmentSize = on("user_sgpr_private_segment_size")
+			if p.Family >= target.GFX10 {
+				c.WaveSize = 64
+				if on("wavefront_size32") {
+					c.WaveSize = 32
+				}
+			}
+			c.EnablePrivateSegment = on("system_sgpr_private_segment_wavefront_offset") || on("enable_private_segment")
+			c.WorkgroupIDX, c.WorkgroupIDY, c.WorkgroupIDZ = on("system_sgpr_workgroup_id_x"), on("system_sgpr_workgroup_id_y"), on("system_sgpr_workgroup_id_z")
+			c.WorkgroupInfo, c.WorkitemIDDims = on("system_sgpr_workgroup_info"), uint32(d["system_vgpr_workitem_id"])
+			c.VGPRs, c.SGPRs, c.AccumOffset = int(d["next_free_vgpr"]), int(d["next_free_sgpr"]), int(d["accum_offset"])
+			c.FloatRoundMode32, c.FloatRoundMode1664 = uint32(d["float_round_mode_32"]), uint32(d["float_round_mode_16_64"])
+			c.FloatDenormMode32, c.FloatDenormMode1664 = uint32(d["float_denorm_mode_32"]), uint32(d["float_denorm_mode_16_64"])
+			c.DX10Clamp, c.IEEEMode, c.FP16Overflow = on("dx10_clamp"), on("ieee_mode"), on("fp16_overflow")
+			c.WGPMode, c.MemoryOrdered, c.ForwardProgress = on("workgroup_processor_mode"), on("memory_ordered"), on("forward_progress")
+			c.TGSplit = on("tg_split")
+			for i, n := range []string{"fp_ieee_invalid_op", "fp_denorm_src", "fp_ieee_div_zero", "fp_ieee_overflow", "fp_ieee_underflow", "fp_ieee_inexact", "int_div_zero"} {
+				if on("exception_" + n) {
+					c.Exceptions |= 1 << i
+				}
+			}
+			got, err := BuildDescriptor(p, c)
+			if err != nil {
+				t.Fatalf("%s %s: %v", p.Name, k.Name, err)
+			}
+			want := *k.Descriptor
+			want.KernelCodeEntryByteOffset = 0
+			gs, ws := got.ComputePgmRsrc1>>6&15, want.ComputePgmRsrc1>>6&15
+			if gs > ws || (p.Family >= target.GFX10 && gs != 0) {
+				t.Errorf("%s %s: SGPR granule %d, LLVM %d", p.Name, k.Name, gs, ws)
+			}
+			got.ComputePgmRsrc1 = got.ComputePgmRsrc1&^(15<<6) | ws<<6
+			if got != want {
+				t.Errorf("%s %s: built\n%+v\nLLVM\n%+v", p.Name, k.Name, got, want)
+			}
+		}
+	}
+}
