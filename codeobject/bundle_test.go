@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -125,6 +126,44 @@ func TestHIPExecutable(t *testing.T) {
 		ks, err := o.File.Kernels()
 		if err != nil || len(ks) != 1 || ks[0].Name != "_Z5scalePffi" {
 			t.Errorf("%s: kernels %v %v", o.Name, ks, err)
+		}
+	}
+}
+
+// TestCorpusHIPExecutables: the device code object found in each corpus
+// HIP executable (through .hip_fatbin) and in its .hipfb bundle is the one
+// the corpus extracted with clang-offload-bundler (<exe>.hsaco).
+func TestCorpusHIPExecutables(t *testing.T) {
+	exes, _ := filepath.Glob("../testdata/kernels/hip/*.O[0-9]")
+	if len(exes) == 0 {
+		t.Skip("corpus has no HIP executables")
+	}
+	for _, exe := range exes {
+		want, err := os.ReadFile(exe + ".hsaco")
+		if err != nil {
+			continue
+		}
+		for _, in := range []string{exe, exe + ".hipfb"} {
+			data, err := os.ReadFile(in)
+			if err != nil {
+				continue
+			}
+			objs, err := OpenAny(data)
+			if err != nil {
+				t.Errorf("%s: %v", in, err)
+				continue
+			}
+			found := false
+			for _, o := range objs {
+				if o.Err != nil {
+					t.Errorf("%s %s: %v", in, o.Name, o.Err)
+					continue
+				}
+				found = found || bytes.Equal(o.File.Data(), want)
+			}
+			if !found {
+				t.Errorf("%s: none of its %d code objects is %s.hsaco", in, len(objs), filepath.Base(exe))
+			}
 		}
 	}
 }

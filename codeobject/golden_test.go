@@ -15,7 +15,7 @@ import (
 // package's testdata and the project corpus (testdata/kernels/obj).
 func goldenObjects(t testing.TB) []string {
 	var out []string
-	for _, pat := range []string{"testdata/*.hsaco", "testdata/*.o", "../testdata/kernels/obj/*.hsaco"} {
+	for _, pat := range []string{"testdata/*.hsaco", "testdata/*.o", "../testdata/kernels/obj/*.hsaco", "../testdata/kernels/hip/*.hsaco"} {
 		m, _ := filepath.Glob(pat)
 		for _, f := range m {
 			if _, err := os.Stat(f + ".readelf.txt"); err == nil {
