@@ -3,7 +3,7 @@
 # The kernels use only builtins, so no device libraries are needed.
 set -e
 cd "$(dirname "$0")"
-CL="clang-15 -target amdgcn-amd-amdhsa -cl-std=CL2.0 -O2 -nogpulib"
+CL="clang-15 -target amdgcn-amd-amdhsa -cl-std=CL2.0 -cl-kernel-arg-info -O2 -nogpulib"
 $CL -mcpu=gfx90a -o kernels.gfx90a.co4.hsaco kernels.cl
 $CL -mcpu=gfx90a -mcode-object-version=5 -o kernels.gfx90a.co5.hsaco kernels.cl
 $CL -mcpu=gfx906 -o kernels.gfx906.co4.hsaco kernels.cl
