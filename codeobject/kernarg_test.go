@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -691,4 +692,32 @@ func FuzzKernargMetadata(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ExampleKernargLayout_Build builds the kernarg segment of kernel "add"
+// (V5: a, b, c, n, then the implicit block clang kept) for a 1000-item
+// grid of 256-item groups.
+func ExampleKernargLayout_Build() {
+	f, err := Open("testdata/kernels.gfx90a.co5.hsaco")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	md, _ := f.Metadata()
+	k, _ := md.Kernel("add")
+	l, err := k.KernargLayout()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	seg, err := l.Build([]any{uint64(0x10000), uint64(0x20000), float32(2), int32(1000)},
+		Launch{Grid: [3]uint32{1000, 1, 1}, Group: [3]uint32{256, 1, 1}})
+	fmt.Println(len(seg), err)
+	for _, s := range l.Hidden[:9:9] {
+		fmt.Printf("%s@%d=%d ", s.Kind, s.Offset, leUint(seg[s.Offset:s.Offset+s.Size]))
+	}
+	fmt.Println()
+	// Output:
+	// 280 <nil>
+	// hidden_block_count_x@24=3 hidden_block_count_y@28=1 hidden_block_count_z@32=1 hidden_group_size_x@36=256 hidden_group_size_y@38=1 hidden_group_size_z@40=1 hidden_remainder_x@42=232 hidden_remainder_y@44=0 hidden_remainder_z@46=0
 }

@@ -285,6 +285,7 @@ type printfSpec struct {
 	vec                            int // OpenCL vector length, 0 for scalars
 	length                         string
 	conv                           byte
+	ptr                            bool // %p: hex with 0x, and glibc's + and space
 }
 
 // FormatPrintf formats args (each one argument's bytes as the device stored
@@ -494,7 +495,7 @@ func (sp *printfSpec) scalar(a []byte) (string, error) {
 			return sp.pad("(nil)", false), nil
 		}
 		q := *sp
-		q.conv, q.hash, q.length = 'x', true, "l"
+		q.conv, q.hash, q.length, q.ptr = 'x', true, "l", true
 		return q.integer(x, 8), nil
 	default:
 		var f float64
@@ -574,6 +575,9 @@ func (sp *printfSpec) integer(x uint64, size int) string {
 		digits = "0" + digits
 	case (sp.conv == 'x' || sp.conv == 'X') && sp.hash && x != 0:
 		prefix = "0" + string(sp.conv)
+		if sp.ptr {
+			prefix = sp.sign(false) + prefix
+		}
 	case sp.conv == 'd' || sp.conv == 'i':
 		prefix = sp.sign(neg)
 	}

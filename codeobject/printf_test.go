@@ -162,17 +162,17 @@ func printfCases() []printfCase {
 		}
 	}
 	for _, s := range []string{"", "a", "abc", "hello, world", "tab\there"} {
-		for _, f := range []string{"%s", "%10s", "%-10s", "%.2s", "%.0s", "%8.3s", "%-8.3s|", "[%s]"} {
+		for _, f := range []string{"%s", "%10s", "%-10s", "%.2s", "%.0s", "%8.3s", "%-8.3s|", "[%s]", "%05s", "%+.1s", "%#s"} {
 			cs = append(cs, printfCase{f, []cArg{as(s)}})
 		}
 	}
 	for _, ch := range []byte{'A', 'z', ' ', '%'} {
-		for _, f := range []string{"%c", "%3c", "%-3c|"} {
+		for _, f := range []string{"%c", "%3c", "%-3c|", "%05c", "%#c", "%+c"} {
 			cs = append(cs, printfCase{f, []cArg{ac(ch)}})
 		}
 	}
 	for _, p := range []uint64{0, 1, 0x7f00_1234_5678, math.MaxUint64} {
-		for _, f := range []string{"%p", "%20p", "%-20p|"} {
+		for _, f := range []string{"%p", "%20p", "%-20p|", "%+p", "% p", "%05p", "%.3p", "%#p", "%020p"} {
 			cs = append(cs, printfCase{f, []cArg{ap(p)}})
 		}
 	}
@@ -624,4 +624,27 @@ func FuzzPrintfBuffer(f *testing.F) {
 			t.Fatalf("empty buffer printed %q", out)
 		}
 	})
+}
+
+// ExamplePrintfOutput decodes a buffer holding one record of the
+// descriptor "1:2:4:8:x=%d y=%.2f\n" (what LLVM writes for
+// printf("x=%d y=%.2f\n", i, d) with an int and a double).
+func ExamplePrintfOutput() {
+	fmts, err := ParsePrintfFormats([]string{`1:2:4:8:x=%d y=%.2f\n`})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	buf := make([]byte, 64)
+	InitPrintfBuffer(buf) // used 0, size 64
+	rec := binary.LittleEndian.AppendUint32(nil, 1)
+	rec = binary.LittleEndian.AppendUint32(rec, uint32(-7&0xffffffff))
+	rec = binary.LittleEndian.AppendUint64(rec, math.Float64bits(2.5))
+	copy(buf[PrintfHeaderSize:], rec)
+	binary.LittleEndian.PutUint32(buf, uint32(len(rec)))
+	out, err := PrintfOutput(buf, fmts)
+	fmt.Print(out, err)
+	// Output:
+	// x=-7 y=2.50
+	// <nil>
 }
