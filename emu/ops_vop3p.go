@@ -85,7 +85,13 @@ func runPK32(w *wave, o *op, n int, kind int, f func(a, b, c float32, rnd uint32
 	dlo, dhi := w.vdst64(&o.dst)
 	d := [2][]uint32{dlo[:64], dhi[:64]}
 	rnd := w.mode & 3
-	if w.mode&0x33 == 0x30 && !o.clamp {
+	// The low result half is written first; if a high-half source is the
+	// destination's low register, use the per-lane path.
+	alias := false
+	for i := 0; i < n; i++ {
+		alias = alias || &sel[1][i][0] == &d[0][0]
+	}
+	if w.mode&0x33 == 0x30 && !o.clamp && !alias {
 		for h := 0; h < 2; h++ {
 			a, b, dd := sel[h][0], sel[h][1], d[h]
 			if exec == ^uint64(0) && kind < 2 {
@@ -122,18 +128,17 @@ func runPK32(w *wave, o *op, n int, kind int, f func(a, b, c float32, rnd uint32
 		}
 	}
 	for h := 0; h < 2; h++ {
-		a, b, c, dd := sel[h][0], sel[h][1], sel[h][2], d[h]
-		if c == nil {
-			c = a
+		for i := n; i < 3; i++ {
+			sel[h][i] = sel[h][0]
 		}
-		if b == nil {
-			b = a
+	}
+	for l := 0; l < 64; l++ {
+		if exec>>l&1 == 0 {
+			continue
 		}
-		for l := 0; l < 64; l++ {
-			if exec>>l&1 == 0 {
-				continue
-			}
-			x, y, z := a[l], b[l], c[l]
+		var r [2]uint32
+		for h := 0; h < 2; h++ {
+			x, y, z := sel[h][0][l], sel[h][1][l], sel[h][2][l]
 			if w.mode&0x10 == 0 {
 				x, y, z = flush32(x), flush32(y), flush32(z)
 			}
@@ -141,12 +146,12 @@ func runPK32(w *wave, o *op, n int, kind int, f func(a, b, c float32, rnd uint32
 			if o.clamp {
 				v = float32(clamp01(float64(v)))
 			}
-			u := u32(v)
+			r[h] = u32(v)
 			if w.mode&0x20 == 0 {
-				u = flush32(u)
+				r[h] = flush32(r[h])
 			}
-			dd[l] = u
 		}
+		d[0][l], d[1][l] = r[0], r[1]
 	}
 }
 
@@ -317,4 +322,18 @@ func init() {
 		runU64(w, o, 1, [3]bool{true}, func(a, _, _ uint64) uint64 { return a })
 	})
 	defM("buffer_inv", "", opNop)
+}
+
+func init() {
+	// GFX8-compatible 16-bit "legacy" forms (op_sel is not applied; the
+	// operations are the same on the low halves).
+	defV("v_mad_legacy_u16", "sss", s3(func(a, b, c uint32) uint32 { return a*b + c }))
+	defV("v_mad_legacy_i16", "sss", s3(func(a, b, c uint32) uint32 { return uint32(int16(a)*int16(b) + int16(c)) }))
+	defV("v_mad_legacy_f16", "hhh", h3(func(a, b, c float64) float64 { return f16to64(f16from64(a*b, 0)) + c }))
+	defV("v_fma_legacy_f16", "hhh", h3(func(a, b, c float64) float64 { return a*b + c }))
+	fixup16 := h3(func(a, b, c float64) float64 {
+		return divFixup(a, b, c, 31, func(float64) int { return 0 }, 0x1p-24, 65504)
+	})
+	defV("v_div_fixup_f16", "hhh", fixup16)
+	defV("v_div_fixup_legacy_f16", "hhh", fixup16)
 }
