@@ -606,6 +606,25 @@ func TestKernargDims(t *testing.T) {
 			}
 		}
 	}
+	// device-libs' __ockl_get_num_groups reads V5 kernargs as block_count
+	// + (remainder != 0), and V4 dispatch packets as ceil(grid / group);
+	// the two must agree for every launch.
+	for _, grid := range []uint32{1, 63, 64, 65, 1000, 4096, 65535, 1 << 20, 1<<32 - 1} {
+		for _, group := range []uint32{1, 3, 64, 256, 1024} {
+			b, err := l.Build(nil, Launch{Grid: [3]uint32{grid}, Group: [3]uint32{group}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			count, rem := binary.LittleEndian.Uint32(b[0:]), binary.LittleEndian.Uint16(b[18:])
+			v5 := uint64(count)
+			if rem != 0 {
+				v5++
+			}
+			if v4 := (uint64(grid) + uint64(group) - 1) / uint64(group); v5 != v4 {
+				t.Errorf("grid %d group %d: V5 groups %d, V4 %d", grid, group, v5, v4)
+			}
+		}
+	}
 	if _, err := l.Build(nil, Launch{Grid: [3]uint32{1 << 20}, Group: [3]uint32{1 << 17}}); err == nil ||
 		!strings.Contains(err.Error(), "hidden_group_size_x") {
 		t.Errorf("group size 131072 in 2 bytes: %v", err)
