@@ -552,11 +552,17 @@ func (e *Executable) registerSymbols(l *LoadedCodeObject) error {
 	if err != nil {
 		return wrapf(op, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, err, "kernels")
 	}
+	var printf codeobject.PrintfFormats
+	if md, err := f.Metadata(); err == nil && md != nil && len(md.Printf) > 0 {
+		if printf, err = md.PrintfFormats(); err != nil {
+			return wrapf(op, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, err, "printf formats")
+		}
+	}
 	var syms []*ExecutableSymbol
 	kdNames := map[string]bool{}
 	for i := range kernels {
 		ki := &kernels[i]
-		k := &Kernel{Name: ki.Name, Object: ki.DescriptorAddr + l.delta, Agent: l.agent, Entry: ki.EntryAddr + l.delta, KernargAlign: 16}
+		k := &Kernel{Name: ki.Name, Object: ki.DescriptorAddr + l.delta, Agent: l.agent, Entry: ki.EntryAddr + l.delta, KernargAlign: 16, Printf: printf}
 		switch {
 		case ki.Descriptor != nil:
 			d := ki.Descriptor

@@ -26,6 +26,9 @@ type Kernel struct {
 	// Meta is the kernel's code object metadata (nil when the kernel was
 	// registered from a bare descriptor); Launch lays out arguments from it.
 	Meta *codeobject.Kernel
+	// Printf holds the code object's printf formats (OpenCL printf);
+	// Launch decodes the kernel's printf buffer with them.
+	Printf codeobject.PrintfFormats
 }
 
 // RegisterKernel makes k.Object a valid kernel object for dispatch

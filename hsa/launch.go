@@ -2,6 +2,9 @@ package hsa
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
 
 	"github.com/rocpu/rocpu/codeobject"
 	"github.com/rocpu/rocpu/internal/abi"
@@ -56,10 +59,36 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	}
 	var kernarg []byte
 	group := k.GroupSize + o.DynamicLDS
+	var printfBuf []byte
 	if k.Meta != nil {
 		layout, err := k.Meta.KernargLayout()
 		if err != nil {
 			return wrapf(op, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, err, "kernel %s", k.Name)
+		}
+		if layout.Has(codeobject.ValueKindHiddenPrintfBuffer) && o.PrintfBuffer == 0 && k.Printf != nil {
+			size := r.cfg.PrintfBufferSize
+			if size == 0 {
+				size = 1 << 20
+			}
+			pb, err := r.CPUAgent().Pools()[1].Allocate(size, 0)
+			if err != nil {
+				return err
+			}
+			defer r.Free(pb)
+			printfBuf, _ = r.space.Slice(pb, size)
+			codeobject.InitPrintfBuffer(printfBuf)
+			o.PrintfBuffer = pb
+			defer func() {
+				text, perr := codeobject.PrintfOutput(printfBuf, k.Printf)
+				w := r.cfg.PrintfOutput
+				if w == nil {
+					w = os.Stdout
+				}
+				io.WriteString(w, text)
+				if perr != nil {
+					fmt.Fprintf(r.stderr, "rocpu: kernel %s: printf buffer: %v\n", k.Name, perr)
+				}
+			}()
 		}
 		ka, err := layout.BuildDispatch(args, codeobject.Launch{Grid: o.Grid, Group: o.Workgroup, Dims: dims,
 			Offset: o.Offset, QueuePtr: q.addr, DynamicLDS: o.DynamicLDS, PrintfBuffer: o.PrintfBuffer})

@@ -63,6 +63,12 @@ type Config struct {
 	// instruction) when a queue enters its error state; nil means
 	// os.Stderr.
 	Stderr io.Writer
+	// PrintfOutput receives what kernels print with OpenCL printf when
+	// launched with Queue.Launch; nil means os.Stdout.
+	PrintfOutput io.Writer
+	// PrintfBufferSize is the size of the printf buffer Launch allocates
+	// for kernels that use printf; 0 means 1 MiB.
+	PrintfBufferSize uint64
 }
 
 // ConfigFromEnv returns a Config from the environment:

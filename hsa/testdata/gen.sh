@@ -13,3 +13,14 @@ clang-offload-bundler-15 -type=o \
   -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx906,hipv4-amdgcn-amd-amdhsa--gfx90a \
   -input=/dev/null -input=kernels.gfx906.co4.hsaco -input=kernels.gfx90a.co4.hsaco \
   -output=kernels.bundle
+# OpenCL printf needs LLVM 15's printf pass on typed pointers and the
+# device libraries (the recipe of codeobject/testdata/printf/build.sh).
+L=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+t=$(mktemp -d)
+clang-15 -Xclang -no-opaque-pointers -x cl -cl-std=CL2.0 -cl-kernel-arg-info --target=amdgcn-amd-amdhsa -mcpu=gfx90a -nogpulib -O2 -c -emit-llvm printf.cl -o $t/k.bc
+opt-15 -opaque-pointers=1 $t/k.bc -o $t/o.bc
+llvm-link-15 $t/o.bc -only-needed $L/opencl.bc $L/ocml.bc $L/ockl.bc $L/oclc_daz_opt_off.bc $L/oclc_unsafe_math_off.bc \
+  $L/oclc_finite_only_off.bc $L/oclc_correctly_rounded_sqrt_off.bc $L/oclc_wavefrontsize64_on.bc $L/oclc_isa_version_90a.bc \
+  $L/oclc_abi_version_400.bc -o $t/l.bc
+clang-15 --target=amdgcn-amd-amdhsa -mcpu=gfx90a -nogpulib -O2 $t/l.bc -o printf.gfx90a.co4.hsaco
+rm -r $t
