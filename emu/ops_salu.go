@@ -553,6 +553,14 @@ func (w *wave) jump(o *op, t uint64) {
 		w.fault(o, FaultMemory, -1, t, "branch target not 4-byte aligned")
 	}
 	w.pc = t
+	if t < w.code.base || t-w.code.base >= w.code.size {
+		// A call into another code object's region.
+		tab, err := w.r.dev.codeTableFor(t)
+		if err != nil {
+			w.fault(o, FaultMemory, -1, t, "branch target outside device memory")
+		}
+		w.code = tab
+	}
 	if t <= o.pc && w.since >= w.r.dev.cfg.SwitchInterval {
 		w.yield = true
 		w.spin = true

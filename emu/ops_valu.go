@@ -29,7 +29,30 @@ func defV(name, types string, fn func(w *wave, o *op)) { def(name, ClassVALU, ty
 
 // f32 helpers in the form runF32 takes.
 func f1(f func(a float32) float32) func(w *wave, o *op) {
-	return func(w *wave, o *op) { runF32(w, o, 1, 0, func(a, _, _ float32, _ uint32) float32 { return f(a) }) }
+	return func(w *wave, o *op) {
+		if o.omod != 0 || o.clamp {
+			runF32(w, o, 1, 0, func(a, _, _ float32, _ uint32) float32 { return f(a) })
+			return
+		}
+		exec := w.exec()
+		a := w.fsrc32(o, 0)[:64]
+		d := w.vdst(&o.dst)[:64]
+		inFlush, outFlush := w.mode&0x10 == 0, w.mode&0x20 == 0
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			x := a[l]
+			if inFlush {
+				x = flush32(x)
+			}
+			u := u32(f(f32(x)))
+			if outFlush {
+				u = flush32(u)
+			}
+			d[l] = u
+		}
+	}
 }
 func f2(f func(a, b float32, rnd uint32) float32) func(w *wave, o *op) {
 	return func(w *wave, o *op) {
@@ -825,7 +848,8 @@ func init() {
 		a := w.fsrc32(o, 0)
 		b := w.fsrc32(o, 1)
 		m := w.sread64(&o.src[2])
-		d := w.vdst(&o.dst)
+		d := w.vdst(&o.dst)[:64]
+		a, b = a[:64], b[:64]
 		for l := 0; l < 64; l++ {
 			if exec>>l&1 != 0 {
 				if m>>l&1 != 0 {

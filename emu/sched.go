@@ -272,7 +272,7 @@ func (r *run) slice(g *workgroup) (done bool) {
 				f.PC = w.curPC
 			}
 			if f.Inst == "" {
-				f.Inst = r.code.text(f.PC)
+				f.Inst = w.code.text(f.PC)
 			}
 			r.setFault(f)
 			done = true
@@ -316,9 +316,8 @@ func (w *wave) exec1() {
 		w.exec1Trace()
 		return
 	}
-	t := w.code
 	for !w.yield {
-		o := t.fetch(w.pc)
+		o := w.code.fetch(w.pc)
 		w.curPC = w.pc
 		w.pc += uint64(o.n)
 		w.icount[o.class]++
@@ -355,9 +354,9 @@ type TraceEvent struct {
 // exec1Trace is exec1 reporting every instruction to Config.Trace before
 // executing it; it is a separate loop so tracing costs nothing when off.
 func (w *wave) exec1Trace() {
-	t := w.code
 	trace := w.r.dev.cfg.Trace
 	for !w.yield {
+		t := w.code
 		o := t.fetch(w.pc)
 		trace(TraceEvent{Workgroup: w.wg.id, Wave: w.id, PC: w.pc, Exec: w.exec(), Inst: t.text(w.pc)})
 		w.curPC = w.pc

@@ -374,3 +374,68 @@ func TestScratchMirroredIntoQueue(t *testing.T) {
 		t.Errorf("scratch location %#x size %d lane size %d", le.Uint64(q.Data[160:]), le.Uint64(q.Data[168:]), le.Uint32(q.Data[176:]))
 	}
 }
+
+// TestKernargPreload: KERNARG_PRELOAD_SPEC (length 3 at dword offset 1)
+// loads kernarg dwords into the user SGPRs after the kernarg pointer, and
+// the command processor enters 256 bytes past the entry (INVENTORY §5.5).
+func TestKernargPreload(t *testing.T) {
+	var mu sync.Mutex
+	var recs []waveRecord
+	mem := &testMem{}
+	cfg := DefaultGFX90A(mem)
+	ops := make([]*op, 66)
+	for i := range ops {
+		ops[i] = &op{fn: func(w *wave, o *op) { t.Errorf("executed the compatibility prologue at %#x", o.pc) }}
+	}
+	ops[64] = probe(&mu, &recs) // entry + 256
+	ops[65] = endpgm()
+	d, entry, _ := handKernel(t, cfg, ops...)
+	ka := mem.alloc(t, 64, false)
+	for i := 0; i < 8; i++ {
+		le.PutUint32(ka.Data[4*i:], 0x100+uint32(i))
+	}
+	k := &Dispatch{Program: Program{Rsrc2: 5<<1 | 1<<7, Properties: propKernargSegmentPtr, KernargPreload: 3 | 1<<7},
+		Entry: entry, KernargAddr: ka.Base, GridSize: [3]uint32{64, 2, 1}, WorkgroupSize: [3]uint32{64, 1, 1}}
+	if err := d.Dispatch(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d waves", len(recs))
+	}
+	for _, r := range recs {
+		if uint64(r.s[0])|uint64(r.s[1])<<32 != ka.Base || r.s[2] != 0x101 || r.s[3] != 0x102 || r.s[4] != 0x103 || r.s[5] != r.wg[0] {
+			t.Errorf("s0..s5 = %x, want kernarg ptr, 0x101..0x103, workgroup id %d", r.s[:6], r.wg[0])
+		}
+	}
+}
+
+// TestCodeV2GridCounts: amd_kernel_code_t's grid workgroup count SGPRs
+// (bits 7-9 of the properties) follow the other user SGPRs.
+func TestCodeV2GridCounts(t *testing.T) {
+	var mu sync.Mutex
+	var recs []waveRecord
+	cfg := DefaultGFX90A(nil)
+	cfg.PackedWorkItemIDs = false
+	d, entry, _ := handKernel(t, cfg, probe(&mu, &recs), endpgm())
+	k := &Dispatch{Program: Program{V2: true, Rsrc2: 5<<1 | 1<<7 | 1<<8 | 1<<10, Properties: propDispatchPtr | propV2GridCountX | propV2GridCountY | propV2GridCountZ},
+		Entry: entry, PacketAddr: 0xAAAA_BBBB_CCCC, GridSize: [3]uint32{100, 30, 2}, WorkgroupSize: [3]uint32{32, 8, 1}}
+	if err := d.Dispatch(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	// 4 x 4 x 2 workgroups of up to 4 waves (partial ones have fewer).
+	wgs := map[[3]uint32]bool{}
+	for _, r := range recs {
+		wgs[r.wg] = true
+		first := uint32(0)
+		if r.wave == 0 {
+			first = 1
+		}
+		if r.s[0] != 0xBBBB_CCCC || r.s[1] != 0xAAAA || r.s[2] != 4 || r.s[3] != 4 || r.s[4] != 2 ||
+			r.s[5] != r.wg[0] || r.s[6] != r.wg[1] || r.s[7]>>31 != first {
+			t.Errorf("wg %v wave %d: s0..s7 = %x", r.wg, r.wave, r.s[:8])
+		}
+	}
+	if len(wgs) != 32 || len(recs) != 98 {
+		t.Errorf("%d workgroups, %d waves; want 32 and 98", len(wgs), len(recs))
+	}
+}

@@ -368,16 +368,27 @@ func runCmp(w *wave, o *op, test func(l int) bool, x bool) {
 }
 
 func cmpF32(w *wave, o *op, x bool, pred func(a, b float32) bool) {
-	a := w.fsrc32(o, 0)
-	b := w.fsrc32(o, 1)
+	a := w.fsrc32(o, 0)[:64]
+	b := w.fsrc32(o, 1)[:64]
 	flush := w.mode&0x10 == 0
-	runCmp(w, o, func(l int) bool {
+	exec := w.exec()
+	var r uint64
+	for l := 0; l < 64; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
 		p, q := a[l], b[l]
 		if flush {
 			p, q = flush32(p), flush32(q)
 		}
-		return pred(f32(p), f32(q))
-	}, x)
+		if pred(f32(p), f32(q)) {
+			r |= 1 << l
+		}
+	}
+	w.swrite64(&o.sdst, r)
+	if x {
+		w.setExec(r)
+	}
 }
 
 func cmpF64(w *wave, o *op, x bool, pred func(a, b float64) bool) {
