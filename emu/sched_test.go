@@ -64,7 +64,7 @@ type waveRecord struct {
 	wg    [3]uint32
 	wave  int
 	s     [sNumRegs]uint32
-	v     [3][64]uint32
+	v     [7][64]uint32
 	exec  uint64
 	mode  uint32
 	nvgpr int
@@ -73,7 +73,7 @@ type waveRecord struct {
 func probe(mu *sync.Mutex, out *[]waveRecord) *op {
 	return &op{class: ClassOther, fn: func(w *wave, o *op) {
 		rec := waveRecord{wg: w.wg.id, wave: w.id, s: w.s, exec: w.exec(), mode: w.mode, nvgpr: len(w.v) / 64}
-		for i := 0; i < 3 && (i+1)*64 <= len(w.v); i++ {
+		for i := 0; i < 7 && (i+1)*64 <= len(w.v); i++ {
 			copy(rec.v[i][:], w.v[i*64:])
 		}
 		mu.Lock()
@@ -437,5 +437,57 @@ func TestCodeV2GridCounts(t *testing.T) {
 	}
 	if len(wgs) != 32 || len(recs) != 98 {
 		t.Errorf("%d workgroups, %d waves; want 32 and 98", len(wgs), len(recs))
+	}
+}
+
+// TestScratchBufferAndFlatAgree: a buffer_store through the private
+// segment V# (with the wave offset as soffset) and a flat load through the
+// private aperture (FLAT_SCRATCH = Flat Scratch Init + wave offset) reach
+// the same bytes, per lane; and scratch_store / buffer_load the other way.
+func TestScratchBufferAndFlatAgree(t *testing.T) {
+	var mu sync.Mutex
+	var recs []waveRecord
+	sem := func(name string, o *op) *op {
+		o.fn = semantics[name].fn
+		return o
+	}
+	setup := &op{fn: func(w *wave, o *op) {
+		for l := 0; l < 64; l++ {
+			w.v[0*64+l] = 8                // buffer offset (offen)
+			w.v[1*64+l] = 1000 + uint32(l) // data
+			w.v[3*64+l] = 8                // flat address: private offset 8 ...
+			w.v[4*64+l] = PrivateApertureHi
+			w.v[5*64+l] = 2000 + uint32(l)
+		}
+	}}
+	ops := []*op{
+		setup,
+		sem("s_add_u32", &op{dst: s(sFlatScrLo), src: [3]operand{s(4), s(6)}}),
+		sem("s_addc_u32", &op{dst: s(sFlatScrHi), src: [3]operand{s(5), k(0)}}),
+		sem("buffer_store_dword", &op{src: [3]operand{v(0), s(0), v(1)}, sdst: s(6), flags: fOffen, imm: mB32}),
+		sem("flat_load_dword", &op{dst: v(2), src: [3]operand{v(3)}, imm: mB32}),
+		sem("scratch_store_dword", &op{src: [3]operand{{}, {}, v(5)}, offset: 20, imm: mB32}),
+		sem("buffer_load_dword", &op{dst: v(6), src: [3]operand{{}, s(0)}, sdst: s(6), offset: 20, imm: mB32}),
+		probe(&mu, &recs),
+		endpgm(),
+	}
+	d, entry, _ := handKernel(t, DefaultGFX90A(nil), ops...)
+	k := &Dispatch{Program: Program{Rsrc1: 3, Rsrc3: 3, Rsrc2: 1 | 6<<1, Properties: propPrivateSegmentBuffer | propFlatScratchInit},
+		Entry: entry, GridSize: [3]uint32{256, 1, 1}, WorkgroupSize: [3]uint32{128, 1, 1}, PrivateSegmentSize: 64}
+	if err := d.Dispatch(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d waves", len(recs))
+	}
+	for _, r := range recs {
+		for l := 0; l < 64; l++ {
+			if r.v[2][l] != 1000+uint32(l) {
+				t.Fatalf("wave %d lane %d: flat load read %d, want %d", r.wave, l, r.v[2][l], 1000+l)
+			}
+			if r.v[6][l] != 2000+uint32(l) {
+				t.Fatalf("wave %d lane %d: buffer load read %d, want %d", r.wave, l, r.v[6][l], 2000+l)
+			}
+		}
 	}
 }
