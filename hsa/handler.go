@@ -80,71 +80,105 @@ func (r *Runtime) SetAsyncHandler(s *Signal, cond Condition, value int64, fn Asy
 func (r *Runtime) startHandlers() {
 	st := &r.sig
 	h := &st.h
-	st.anyWaiters.Add(1)
 	h.running = true
 	go func() {
 		defer close(h.done)
-		defer st.anyWaiters.Add(-1)
 		timer := time.NewTimer(time.Hour)
 		defer timer.Stop()
 		poll := pollMin
 		for {
-			ch := st.anyChan()
-			fired := false
+			// Signal stores wake this goroutine only while it has
+			// handlers: otherwise they would pay for a broadcast each.
 			h.mu.Lock()
-			list := h.list
-			h.list = nil
+			waiting := len(h.list) > 0
 			h.mu.Unlock()
-			var keep []*asyncHandler
-			for i, ah := range list {
-				select {
-				case <-h.stopCh:
-					return
-				default:
-				}
-				if !ah.sig.Live() {
-					continue
-				}
-				v := ah.sig.Load()
-				if !ah.cond.Holds(v, ah.value) {
-					keep = append(keep, ah)
-					continue
-				}
-				// Put back the handlers not yet examined before calling
-				// out, so a handler that registers others sees them kept.
-				h.mu.Lock()
-				h.list = append(h.list, keep...)
-				h.list = append(h.list, list[i+1:]...)
-				h.mu.Unlock()
-				keep, list = nil, nil
-				fired = true
-				if ah.fn(v) {
-					h.mu.Lock()
-					h.list = append(h.list, ah)
-					h.mu.Unlock()
-				}
-				break
+			if waiting {
+				st.anyWaiters.Add(1)
 			}
-			if list != nil {
-				h.mu.Lock()
-				h.list = append(h.list, keep...)
-				h.mu.Unlock()
+			ch := st.anyChan()
+			fired, stopped := h.runOnce()
+			if stopped {
+				if waiting {
+					st.anyWaiters.Add(-1)
+				}
+				return
 			}
 			if fired {
+				if waiting {
+					st.anyWaiters.Add(-1)
+				}
 				poll = pollMin
 				continue
 			}
-			timer.Reset(poll)
+			var tick <-chan time.Time
+			if waiting {
+				timer.Reset(poll)
+				tick = timer.C
+			}
 			select {
 			case <-h.stopCh:
-				return
 			case <-ch:
 				poll = pollMin
 			case <-h.kick:
 				poll = pollMin
-			case <-timer.C:
+			case <-tick:
 				poll = min(2*poll, pollMax)
+			}
+			if waiting {
+				st.anyWaiters.Add(-1)
+				if !timer.Stop() {
+					select {
+					case <-timer.C:
+					default:
+					}
+				}
+			}
+			select {
+			case <-h.stopCh:
+				return
+			default:
 			}
 		}
 	}()
+}
+
+// runOnce examines the registered handlers and runs the first whose
+// condition holds (unregistering it first; it is registered again if it
+// returns true). It reports whether one ran and whether shutdown began.
+func (h *handlerState) runOnce() (fired, stopped bool) {
+	h.mu.Lock()
+	list := h.list
+	h.list = nil
+	h.mu.Unlock()
+	var keep []*asyncHandler
+	for i, ah := range list {
+		select {
+		case <-h.stopCh:
+			return false, true
+		default:
+		}
+		if !ah.sig.Live() {
+			continue // destroyed: dropped
+		}
+		v := ah.sig.Load()
+		if !ah.cond.Holds(v, ah.value) {
+			keep = append(keep, ah)
+			continue
+		}
+		// Put back the handlers not run before calling out, so a handler
+		// that registers others, or blocks, loses none.
+		h.mu.Lock()
+		h.list = append(append(h.list, keep...), list[i+1:]...)
+		h.mu.Unlock()
+		if ah.fn(v) {
+			h.mu.Lock()
+			h.list = append(h.list, ah)
+			h.mu.Unlock()
+		}
+		return true, false
+	}
+	h.mu.Lock()
+	h.list = append(h.list, keep...)
+	h.mu.Unlock()
+	return false, false
 }
