@@ -362,3 +362,134 @@ func TestDPPAndSDWA(t *testing.T) {
 		t.Error("sdwa selects")
 	}
 }
+
+func TestDPPExecution(t *testing.T) {
+	w := testWave(t)
+	for l := 0; l < 64; l++ {
+		w.v[l] = uint32(100 + l)
+		w.v[64+l] = 0xEEEE
+	}
+	mov := &op{fn: semantics["v_mov_b32"].fn, dst: v(1), src: [3]operand{{kind: kTmp, idx: 6}}}
+	// row_shr:1 without bound_ctrl: lane 0 of each row keeps its old value.
+	o := &op{fn: execDPP, aux: &opAux{dpp: &dppAux{inner: mov, src: v(0), ctrl: 0x111, rowMask: 0xF, bank: 0xF}}}
+	w.setExec(^uint64(0))
+	o.fn(w, o)
+	for l := 0; l < 64; l++ {
+		want := uint32(100 + l - 1)
+		if l%16 == 0 {
+			want = 0xEEEE
+		}
+		if w.v[64+l] != want {
+			t.Fatalf("row_shr:1 lane %d = %#x, want %#x", l, w.v[64+l], want)
+		}
+	}
+	if w.exec() != ^uint64(0) {
+		t.Errorf("EXEC not restored: %#x", w.exec())
+	}
+	// bound_ctrl writes 0 for out-of-row lanes; row_mask 0x5 disables rows 1 and 3.
+	o.aux.dpp.bound, o.aux.dpp.rowMask = true, 0x5
+	for l := 0; l < 64; l++ {
+		w.v[64+l] = 0xEEEE
+	}
+	o.fn(w, o)
+	for l := 0; l < 64; l++ {
+		want := uint32(100 + l - 1)
+		switch {
+		case (l>>4)&1 == 1:
+			want = 0xEEEE
+		case l%16 == 0:
+			want = 0
+		}
+		if w.v[64+l] != want {
+			t.Fatalf("bound_ctrl/row_mask lane %d = %#x, want %#x", l, w.v[64+l], want)
+		}
+	}
+	// row_bcast:15 (used by wave reductions) with an inactive source lane 15.
+	w.setExec(^uint64(0) &^ (1 << 15))
+	o.aux.dpp.ctrl, o.aux.dpp.bound, o.aux.dpp.rowMask = 0x142, false, 0xA
+	for l := 0; l < 64; l++ {
+		w.v[64+l] = 0xEEEE
+	}
+	o.fn(w, o)
+	if w.v[64+16] != 0xEEEE || w.v[64+48] != 100+47 || w.v[64+5] != 0xEEEE {
+		t.Errorf("row_bcast:15: lane16 %#x lane48 %#x lane5 %#x", w.v[64+16], w.v[64+48], w.v[64+5])
+	}
+}
+
+func TestSDWAExecution(t *testing.T) {
+	w := testWave(t)
+	w.setExec(1)
+	w.v[0], w.v[64], w.v[128] = 0x0000_80FF, 0x0003_0002, 0xAAAA_BBBB
+	// v_add_u32_sdwa v2, v0, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 src1_sel:WORD_1, src0 sext.
+	add := &op{fn: semantics["v_add_u32"].fn, dst: operand{kind: kTmp, idx: 8}, src: [3]operand{{kind: kTmp, idx: 6}, {kind: kTmp, idx: 7}}}
+	o := &op{fn: execSDWA, aux: &opAux{sdwa: &sdwaAux{inner: add, src: [2]operand{v(0), v(1)}, sel: [2]uint8{1, 5},
+		sext: [2]bool{true, false}, dst: v(2), dstSel: 5, dstUnused: 2}}}
+	o.fn(w, o)
+	// byte1 of 0x80FF sign-extended = -128; + 3 = -125 -> low 16 bits 0xFF83 into the high word.
+	if w.v[128] != 0xFF83_BBBB {
+		t.Errorf("sdwa result %#x, want 0xff83bbbb", w.v[128])
+	}
+	o.aux.sdwa.dstUnused = 1 // UNUSED_SEXT with WORD_0
+	o.aux.sdwa.dstSel = 4
+	o.fn(w, o)
+	if w.v[128] != 0xFFFF_FF83 {
+		t.Errorf("sdwa sext result %#x, want 0xffffff83", w.v[128])
+	}
+}
+
+func TestF16AndF64EdgeCases(t *testing.T) {
+	w := testWave(t)
+	w.setExec(0xF)
+	// v_cvt_f16_f32: overflow to inf, f16 denormal, NaN stays NaN.
+	for l, x := range []float32{70000, 3e-6, float32(math.NaN()), -1.5} {
+		w.v[l] = math.Float32bits(x)
+	}
+	exec1(t, w, "v_cvt_f16_f32", &op{dst: v(1), src: [3]operand{v(0)}})
+	if w.v[64] != 0x7C00 || w.v[65] != 0x0032 || w.v[66]&0x7C00 != 0x7C00 || w.v[66]&0x3FF == 0 || w.v[67] != 0xBE00 {
+		t.Errorf("v_cvt_f16_f32 = %#x %#x %#x %#x", w.v[64], w.v[65], w.v[66], w.v[67])
+	}
+	// v_add_f16 rounds once: 2048 + 1 (exact half-way) rounds to even 2048; 2048 + 3 -> 2052.
+	w.v[0], w.v[1] = 0x6800, 0x6800 // 2048
+	w.v[64], w.v[65] = 0x3C00, 0x4200 // 1, 3
+	exec1(t, w, "v_add_f16", &op{dst: v(2), src: [3]operand{v(0), v(1)}})
+	if w.v[128] != 0x6800 || w.v[129] != 0x6802 {
+		t.Errorf("v_add_f16 = %#x %#x, want 0x6800 0x6802", w.v[128], w.v[129])
+	}
+	// f64 division helpers: fixup gives NaN for 0/0, signed inf for x/0, the quotient otherwise.
+	set64 := func(r, l int, x float64) {
+		u := math.Float64bits(x)
+		w.v[r*64+l], w.v[(r+1)*64+l] = uint32(u), uint32(u>>32)
+	}
+	get64 := func(r, l int) float64 { return math.Float64frombits(uint64(w.v[r*64+l]) | uint64(w.v[(r+1)*64+l])<<32) }
+	for l, c := range []struct{ q, den, num float64 }{{1, 0, 0}, {1, 0, -3}, {0.25, 4, 1}, {1, math.Inf(1), 5}} {
+		set64(0, l, c.q)
+		set64(2, l, c.den)
+		set64(4, l, c.num)
+	}
+	exec1(t, w, "v_div_fixup_f64", &op{dst: v(6), src: [3]operand{v(0), v(2), v(4)}})
+	if !math.IsNaN(get64(6, 0)) || !math.IsInf(get64(6, 1), -1) || get64(6, 2) != 0.25 || get64(6, 3) != 0 {
+		t.Errorf("v_div_fixup_f64 = %v %v %v %v", get64(6, 0), get64(6, 1), get64(6, 2), get64(6, 3))
+	}
+	// v_fma_f64 is fused: (1+2^-52)^2 - (1+2^-51) = 2^-104 exactly.
+	set64(0, 0, 1+0x1p-52)
+	set64(2, 0, -(1 + 0x1p-51))
+	w.setExec(1)
+	exec1(t, w, "v_fma_f64", &op{dst: v(6), src: [3]operand{v(0), v(0), v(2)}})
+	if get64(6, 0) != 0x1p-104 {
+		t.Errorf("v_fma_f64 = %v, want 2^-104", get64(6, 0))
+	}
+	// v_mul_f64 then v_add_f64 round twice: the product rounds to 1+2^-51 and the sum is 0.
+	exec1(t, w, "v_mul_f64", &op{dst: v(8), src: [3]operand{v(0), v(0)}})
+	exec1(t, w, "v_add_f64", &op{dst: v(8), src: [3]operand{v(8), v(2)}})
+	if get64(8, 0) != 0 {
+		t.Errorf("v_mul_f64+v_add_f64 = %v, want 0", get64(8, 0))
+	}
+	// v_frexp_mant_f64(inf) is inf; v_frexp_exp_i32_f64(8) is 4.
+	set64(0, 0, math.Inf(-1))
+	set64(2, 0, 8)
+	exec1(t, w, "v_frexp_mant_f64", &op{dst: v(6), src: [3]operand{v(0)}})
+	exec1(t, w, "v_frexp_exp_i32_f64", &op{dst: v(8), src: [3]operand{v(2)}})
+	if !math.IsInf(get64(6, 0), -1) || w.v[8*64] != 4 {
+		t.Errorf("frexp: %v %d", get64(6, 0), w.v[8*64])
+	}
+}
