@@ -449,7 +449,7 @@ func TestF16AndF64EdgeCases(t *testing.T) {
 		t.Errorf("v_cvt_f16_f32 = %#x %#x %#x %#x", w.v[64], w.v[65], w.v[66], w.v[67])
 	}
 	// v_add_f16 rounds once: 2048 + 1 (exact half-way) rounds to even 2048; 2048 + 3 -> 2052.
-	w.v[0], w.v[1] = 0x6800, 0x6800 // 2048
+	w.v[0], w.v[1] = 0x6800, 0x6800   // 2048
 	w.v[64], w.v[65] = 0x3C00, 0x4200 // 1, 3
 	exec1(t, w, "v_add_f16", &op{dst: v(2), src: [3]operand{v(0), v(1)}})
 	if w.v[128] != 0x6800 || w.v[129] != 0x6802 {
