@@ -29,4 +29,18 @@
 // contraction, exactly rounded FMAs, saturating float-to-integer
 // conversions, and MODE (rounding, denormals) applied in software per
 // instruction.
+//
+// The API: NewDevice(Config) (Config from ConfigFor(target.Processor, mem)
+// or DefaultGFX90A; Memory from SpaceMemory(vmem.Space) or any Memory),
+// Device.Dispatch(ctx, *Dispatch) returning nil or a *Fault, the counters in
+// Dispatch.Stats, Device.InvalidateCode when code is unloaded, and the
+// OnInterrupt and Trace hooks. Instructions without semantics fail the
+// dispatch with a FaultUnimplemented naming the mnemonic and encoding
+// (errors.Is(err, ErrNotSupported)); Implemented reports coverage per
+// isa.Opcode.
+//
+// Not implemented yet: wave32, MFMA/AGPR matrix instructions, MTBUF and
+// buffer_*_format, MIMG, GWS and ordered-count DS instructions, LDS-DMA
+// (buffer/global loads to LDS), ds_read/write_addtid, directed rounding of
+// f64 FMA (rounded to nearest).
 package emu

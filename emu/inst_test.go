@@ -493,3 +493,24 @@ func TestF16AndF64EdgeCases(t *testing.T) {
 		t.Errorf("frexp: %v %d", get64(6, 0), w.v[8*64])
 	}
 }
+
+func TestLDSOutOfRange(t *testing.T) {
+	w := testWave(t)
+	w.setExec(3)
+	w.v[0], w.v[1] = 4092, 4096 // lane 1 is past the 4 KiB allocation
+	w.v[64], w.v[65] = 7, 9
+	w.v[128], w.v[129] = 0xAAAA, 0xBBBB
+	exec1(t, w, "ds_write_b32", &op{src: [3]operand{v(0), v(1)}, imm: mB32})
+	exec1(t, w, "ds_read_b32", &op{dst: v(2), src: [3]operand{v(0)}, imm: mB32})
+	if w.v[128] != 7 || w.v[129] != 0 {
+		t.Errorf("LDS read in range %d, out of range %d; want 7 and 0", w.v[128], w.v[129])
+	}
+	w.r.dev.cfg.FaultOnLDSRange = true
+	defer func() {
+		f, _ := recover().(*Fault)
+		if f == nil || f.Kind != FaultMemory || f.Lane != 1 || f.Address != SharedApertureBase+4096 {
+			t.Errorf("FaultOnLDSRange: %v", f)
+		}
+	}()
+	exec1(t, w, "ds_read_b32", &op{dst: v(2), src: [3]operand{v(0)}, imm: mB32})
+}

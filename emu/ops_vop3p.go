@@ -337,3 +337,32 @@ func init() {
 	defV("v_div_fixup_f16", "hhh", fixup16)
 	defV("v_div_fixup_legacy_f16", "hhh", fixup16)
 }
+
+func init() {
+	// VGPR indexing relative to M0 (v_movrel*): lane-wise moves between
+	// registers whose numbers are offset by M0.
+	movrel := func(srcRel, dstRel bool) func(w *wave, o *op) {
+		return func(w *wave, o *op) {
+			m0 := uint16(w.s[sM0])
+			s, d := o.src[0], o.dst
+			if srcRel && s.kind == kVGPR {
+				s.idx += m0
+			}
+			if dstRel {
+				d.idx += m0
+			}
+			exec := w.exec()
+			a := w.vsrc(&s, &w.tmp[0])
+			dd := w.vdst(&d)
+			for l := 0; l < 64; l++ {
+				if exec>>l&1 != 0 {
+					dd[l] = a[l]
+				}
+			}
+		}
+	}
+	defV("v_movreld_b32", "i", movrel(false, true))
+	defV("v_movrels_b32", "i", movrel(true, false))
+	defV("v_movrelsd_b32", "i", movrel(true, true))
+	defV("v_movrelsd_2_b32", "i", movrel(true, true))
+}
