@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -215,5 +216,29 @@ func TestCorruptFiles(t *testing.T) {
 	}
 	if n < 15 {
 		t.Errorf("only %d corrupt files", n)
+	}
+}
+
+// TestMsgPackForgedLengths: a string or binary header announcing more
+// bytes than the document has fails at once, without the multi-gigabyte
+// allocation the msgpack library would make for it (found by FuzzNewFile).
+func TestMsgPackForgedLengths(t *testing.T) {
+	for _, doc := range [][]byte{
+		{0x91, 0xdb, 0xff, 0xff, 0xff, 0xf0, 'x'},       // [str32 of 4 GiB]
+		{0x81, 0xa1, 'k', 0xc6, 0x7f, 0xff, 0xff, 0xff}, // {k: bin32 of 2 GiB}
+		{0xda, 0xff, 0xff},                              // str16 of 64 KiB
+		{0xd9},                                          // str8 without its length
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := DecodeMsgPack(doc)
+		runtime.ReadMemStats(&after)
+		var fe *FormatError
+		if !errors.As(err, &fe) {
+			t.Errorf("% x: %v, want a FormatError", doc, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+			t.Errorf("% x: allocated %d bytes", doc, grew)
+		}
 	}
 }

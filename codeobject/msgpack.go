@@ -227,7 +227,7 @@ func DecodeMsgPack(b []byte) (*Node, error) {
 	r := bytes.NewReader(b)
 	d := msgpack.NewDecoder(r)
 	pos := func() int64 { return int64(len(b) - r.Len()) }
-	n, err := decodeNode(d, pos, 0)
+	n, err := decodeNode(d, b, pos, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,47 @@ func DecodeMsgPack(b []byte) (*Node, error) {
 	return n, nil
 }
 
-func decodeNode(d *msgpack.Decoder, pos func() int64, depth int) (*Node, error) {
+// payloadFits checks, before the library reads a string or binary value,
+// that the length its header announces fits in the rest of the input: the
+// library allocates the announced length up front, so a forged header
+// would cost gigabytes.
+func payloadFits(b []byte, off int64, c byte) error {
+	var hdr, n uint64
+	rest := b[off:]
+	need := func(k int) error {
+		if len(rest) < k {
+			return formatErr(off, "truncated MessagePack header")
+		}
+		return nil
+	}
+	switch {
+	case msgpcode.IsFixedString(c):
+		hdr, n = 1, uint64(c&0x1f)
+	case c == msgpcode.Str8 || c == msgpcode.Bin8:
+		if err := need(2); err != nil {
+			return err
+		}
+		hdr, n = 2, uint64(rest[1])
+	case c == msgpcode.Str16 || c == msgpcode.Bin16:
+		if err := need(3); err != nil {
+			return err
+		}
+		hdr, n = 3, uint64(rest[1])<<8|uint64(rest[2])
+	case c == msgpcode.Str32 || c == msgpcode.Bin32:
+		if err := need(5); err != nil {
+			return err
+		}
+		hdr, n = 5, uint64(rest[1])<<24|uint64(rest[2])<<16|uint64(rest[3])<<8|uint64(rest[4])
+	default:
+		return nil
+	}
+	if hdr+n > uint64(len(rest)) {
+		return formatErr(off, "truncated MessagePack document: a string of %d bytes runs past the end of the %d bytes", n, len(b))
+	}
+	return nil
+}
+
+func decodeNode(d *msgpack.Decoder, b []byte, pos func() int64, depth int) (*Node, error) {
 	off := pos()
 	if depth > maxDepth {
 		return nil, formatErr(off, "MessagePack nesting deeper than %d", maxDepth)
@@ -251,6 +291,9 @@ func decodeNode(d *msgpack.Decoder, pos func() int64, depth int) (*Node, error) 
 	c, err := d.PeekCode()
 	if err != nil {
 		return nil, wrap(err)
+	}
+	if err := payloadFits(b, off, c); err != nil {
+		return nil, err
 	}
 	n := &Node{Off: off}
 	switch {
@@ -284,9 +327,10 @@ func decodeNode(d *msgpack.Decoder, pos func() int64, depth int) (*Node, error) 
 		n.Str, err = d.DecodeString()
 	case msgpcode.IsBin(c):
 		n.Kind = KindBinary
-		var b []byte
-		b, err = d.DecodeBytes()
-		n.Str = string(b)
+		var raw []byte
+		if raw, err = d.DecodeBytes(); err == nil {
+			n.Str = string(raw)
+		}
 	case msgpcode.IsFixedArray(c) || c == msgpcode.Array16 || c == msgpcode.Array32:
 		n.Kind = KindArray
 		var l int
@@ -294,7 +338,7 @@ func decodeNode(d *msgpack.Decoder, pos func() int64, depth int) (*Node, error) 
 			return nil, wrap(err)
 		}
 		for i := 0; i < l; i++ {
-			e, err := decodeNode(d, pos, depth+1)
+			e, err := decodeNode(d, b, pos, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -310,14 +354,14 @@ func decodeNode(d *msgpack.Decoder, pos func() int64, depth int) (*Node, error) 
 			return nil, wrap(err)
 		}
 		for i := 0; i < l; i++ {
-			k, err := decodeNode(d, pos, depth+1)
+			k, err := decodeNode(d, b, pos, depth+1)
 			if err != nil {
 				return nil, err
 			}
 			if k.Kind == KindArray || k.Kind == KindMap {
 				return nil, formatErr(k.Off, "MessagePack map key is a %v", k.Kind)
 			}
-			v, err := decodeNode(d, pos, depth+1)
+			v, err := decodeNode(d, b, pos, depth+1)
 			if err != nil {
 				return nil, err
 			}
