@@ -175,7 +175,7 @@ func parseCompressedBundle(b []byte) (*Bundle, error) {
 		defer zr.Close()
 		r = zr
 	case CompressionZstd:
-		zr, err := zstd.NewReader(bytes.NewReader(payload), zstd.WithDecoderMaxMemory(maxDecompressed), zstd.WithDecoderConcurrency(1))
+		zr, err := zstd.NewReader(bytes.NewReader(payload), zstd.WithDecoderMaxMemory(min(h.UncompressedSize+1<<20, maxDecompressed)), zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return nil, formatErr(int64(hdr), "zstd stream: %v", err)
 		}

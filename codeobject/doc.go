@@ -11,9 +11,19 @@
 // unknown keys, and each kernel with its kernel descriptor (§4.1–§4.6) or,
 // for V2, its amd_kernel_code_t (§4.7).
 //
-// Validate applies the checklists of §1.10 and §4.8. Bundle unwraps clang
-// offload bundles (plain and compressed) and finds the device bundle inside
-// a HIP host executable. Builder writes code objects from the same types.
+// Validate applies the checklists of §1.10 and §4.8 and reports each finding
+// with its byte offset, rule and severity. ParseBundle unwraps clang offload
+// bundles (plain and compressed "CCOB", zlib or zstd), HIPFatBinaries finds
+// the bundles in a HIP host executable's .hip_fatbin section, and OpenAny
+// takes any of the three. Builder writes ET_DYN code objects (V3-V6) from
+// the same types, BuildDescriptor encodes a kernel descriptor from
+// .amdhsa_*-style settings, and File.Encode writes back edited headers.
+//
+// MetadataYAML (and Metadata.YAML) print the metadata exactly as
+// llvm-readelf-15 does in its "AMDGPU Metadata" note dump: map keys in
+// LLVM's order, its quoting rules and its !str/!int/!nil tags, pinned by
+// tests against llvm-readelf-15 for every corpus object and for strings
+// built to hit every rule.
 //
 // Every parser works on bounded slices of the file: a corrupt size or offset
 // yields a *FormatError carrying the byte offset of the bad field, never a
@@ -30,4 +40,13 @@
 //     so V2 flags are decoded as V3 unless the MACH field is below 0x20 and
 //     only bits 0x1/0x2 are set, which is the HSAIL Finalizer's V2 layout
 //     (EF_AMDGPU_FEATURE_XNACK_V2, EF_AMDGPU_FEATURE_TRAP_HANDLER_V2).
+//   - Where LLVM 15 departs from the spec in what it emits, Validate
+//     reports a warning, not an error, so LLVM's own output validates:
+//     GRANULATED_WAVEFRONT_SGPR_COUNT non-zero on GFX10+, V2 assembly with
+//     no metadata note, V4+ assembly metadata without amdhsa.target.
+//   - On gfx90a/gfx94x LLVM 15's .vgpr_count is the unified VGPR+AGPR
+//     total (architectural VGPRs up to ACCUM_OFFSET, then AGPRs); the
+//     granulated VGPR count is derived from it alone.
+//   - V2 arguments carry no offsets; Metadata (the unified view) places
+//     each at the next multiple of its Align.
 package codeobject
