@@ -1,5 +1,7 @@
 package emu
 
+import "math"
+
 // Specialised loops for the hottest VALU instructions: with MODE at its
 // usual value (round to nearest, f32 denormals kept) and no output
 // modifiers they avoid the generic runners' per-lane indirect calls. The
@@ -114,6 +116,7 @@ func fastU32(w *wave, o *op, kind int) {
 // specialiseHot replaces the hot instructions' semantics with the
 // specialised loops; semFor calls it once, after every init has run.
 func specialiseHot() {
+	specialiseCompares()
 	specialise := func(name string, f func(generic func(w *wave, o *op)) func(w *wave, o *op)) {
 		s := semantics[name]
 		s.fn = f(s.fn)
@@ -202,4 +205,232 @@ func specialiseHot() {
 	specialise("v_mov_b32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
 		return func(w *wave, o *op) { fastU32(w, o, 3) }
 	})
+}
+
+// Comparison predicates as small codes, so the hot compares run one loop
+// per predicate instead of an indirect call per lane.
+const (
+	pLT = iota
+	pEQ
+	pLE
+	pGT
+	pNE // "lg" for floats (ordered not-equal), "ne" for integers
+	pGE
+	pNEQ // float "neq": unordered or not equal
+	pNLT
+	pNGT
+	pNLE
+	pNGE
+)
+
+var fastFloatPred = map[string]int{"lt": pLT, "eq": pEQ, "le": pLE, "gt": pGT, "lg": pNE, "ge": pGE,
+	"neq": pNEQ, "nlt": pNLT, "ngt": pNGT, "nle": pNLE, "nge": pNGE}
+
+var fastIntPred = map[string]int{"lt": pLT, "eq": pEQ, "le": pLE, "gt": pGT, "ne": pNE, "ge": pGE}
+
+// cmpF32Fast compares two f32 sources under predicate p.
+func cmpF32Fast(w *wave, o *op, x bool, p int) {
+	a := w.fsrc32(o, 0)[:64]
+	b := w.fsrc32(o, 1)[:64]
+	exec := w.exec()
+	if w.mode&0x10 == 0 {
+		// Denormal inputs flushed: compare through the generic path.
+		cmpF32(w, o, x, func(a, b float32) bool { return floatPred(p, float64(a), float64(b)) })
+		return
+	}
+	var r uint64
+	switch p {
+	case pLT:
+		for l := 0; l < 64; l++ {
+			if f32(a[l]) < f32(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case pGT:
+		for l := 0; l < 64; l++ {
+			if f32(a[l]) > f32(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case pLE:
+		for l := 0; l < 64; l++ {
+			if f32(a[l]) <= f32(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case pGE:
+		for l := 0; l < 64; l++ {
+			if f32(a[l]) >= f32(b[l]) {
+				r |= 1 << l
+			}
+		}
+	case pEQ:
+		for l := 0; l < 64; l++ {
+			if f32(a[l]) == f32(b[l]) {
+				r |= 1 << l
+			}
+		}
+	default:
+		for l := 0; l < 64; l++ {
+			if floatPred(p, float64(f32(a[l])), float64(f32(b[l]))) {
+				r |= 1 << l
+			}
+		}
+	}
+	r &= exec
+	w.swrite64(&o.sdst, r)
+	if x {
+		w.setExec(r)
+	}
+}
+
+func floatPred(p int, a, b float64) bool {
+	switch p {
+	case pLT:
+		return a < b
+	case pEQ:
+		return a == b
+	case pLE:
+		return a <= b
+	case pGT:
+		return a > b
+	case pNE:
+		return a < b || a > b
+	case pGE:
+		return a >= b
+	case pNEQ:
+		return !(a == b)
+	case pNLT:
+		return !(a < b)
+	case pNGT:
+		return !(a > b)
+	case pNLE:
+		return !(a <= b)
+	case pNGE:
+		return !(a >= b)
+	}
+	return false
+}
+
+// cmpI32Fast compares 32-bit integers (signed when signed is set).
+func cmpI32Fast(w *wave, o *op, x bool, p int, signed bool) {
+	a := w.vsrc(&o.src[0], &w.tmp[0])[:64]
+	b := w.vsrc(&o.src[1], &w.tmp[1])[:64]
+	exec := w.exec()
+	var r uint64
+	flip := uint32(0)
+	if signed {
+		flip = 1 << 31 // signed order = unsigned order with the sign bit flipped
+	}
+	switch p {
+	case pLT:
+		for l := 0; l < 64; l++ {
+			if a[l]^flip < b[l]^flip {
+				r |= 1 << l
+			}
+		}
+	case pGT:
+		for l := 0; l < 64; l++ {
+			if a[l]^flip > b[l]^flip {
+				r |= 1 << l
+			}
+		}
+	case pLE:
+		for l := 0; l < 64; l++ {
+			if a[l]^flip <= b[l]^flip {
+				r |= 1 << l
+			}
+		}
+	case pGE:
+		for l := 0; l < 64; l++ {
+			if a[l]^flip >= b[l]^flip {
+				r |= 1 << l
+			}
+		}
+	case pEQ:
+		for l := 0; l < 64; l++ {
+			if a[l] == b[l] {
+				r |= 1 << l
+			}
+		}
+	case pNE:
+		for l := 0; l < 64; l++ {
+			if a[l] != b[l] {
+				r |= 1 << l
+			}
+		}
+	}
+	r &= exec
+	w.swrite64(&o.sdst, r)
+	if x {
+		w.setExec(r)
+	}
+}
+
+// unaryF32Fast runs v_rcp/v_rsq/v_sqrt_f32 without per-lane calls.
+func unaryF32Fast(w *wave, o *op, kind int, generic func(w *wave, o *op)) {
+	if !plainF32(w, o) {
+		generic(w, o)
+		return
+	}
+	exec := w.exec()
+	a := w.fsrc32(o, 0)[:64]
+	d := w.vdst(&o.dst)[:64]
+	for l := 0; l < 64; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		x := float64(f32(a[l]))
+		var r float64
+		switch kind {
+		case 0:
+			r = 1 / x
+		case 1:
+			r = 1 / math.Sqrt(x)
+		default:
+			r = math.Sqrt(x)
+		}
+		d[l] = u32(float32(r))
+	}
+}
+
+func specialiseCompares() {
+	for name, p := range fastFloatPred {
+		p := p
+		for _, x := range []bool{false, true} {
+			x := x
+			pre := "v_cmp_"
+			if x {
+				pre = "v_cmpx_"
+			}
+			if s, ok := semantics[pre+name+"_f32"]; ok {
+				s.fn = func(w *wave, o *op) { cmpF32Fast(w, o, x, p) }
+				semantics[pre+name+"_f32"] = s
+			}
+		}
+	}
+	for name, p := range fastIntPred {
+		p := p
+		for _, x := range []bool{false, true} {
+			x := x
+			pre := "v_cmp_"
+			if x {
+				pre = "v_cmpx_"
+			}
+			for _, ty := range []string{"_i32", "_u32"} {
+				signed := ty == "_i32"
+				if s, ok := semantics[pre+name+ty]; ok {
+					s.fn = func(w *wave, o *op) { cmpI32Fast(w, o, x, p, signed) }
+					semantics[pre+name+ty] = s
+				}
+			}
+		}
+	}
+	for name, kind := range map[string]int{"v_rcp_f32": 0, "v_rsq_f32": 1, "v_sqrt_f32": 2} {
+		kind := kind
+		s := semantics[name]
+		g := s.fn
+		s.fn = func(w *wave, o *op) { unaryF32Fast(w, o, kind, g) }
+		semantics[name] = s
+	}
 }

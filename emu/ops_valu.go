@@ -482,9 +482,28 @@ func init() {
 	defV("v_cvt_off_f32_i4", "i", u1(func(a uint32) uint32 { return u32(float32(int32(a<<28)>>28) / 16) }))
 	defV("v_cvt_f16_f32", "f", func(w *wave, o *op) {
 		rnd := w.mode >> 2 & 3
-		hi := o.opsel&8 != 0
-		fcvt1(func(a float32) uint32 { return uint32(f16from64(float64(a), rnd)) })(w, o)
-		_ = hi
+		exec := w.exec()
+		a := w.fsrc32(o, 0)
+		d := w.vdst(&o.dst)
+		flushIn, flushOut := w.mode&0x10 == 0, w.mode&0x80 == 0
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 == 0 {
+				continue
+			}
+			x := a[l]
+			if flushIn {
+				x = flush32(x)
+			}
+			h := f16from64(float64(f32(x)), rnd)
+			if flushOut {
+				h = flush16(h)
+			}
+			if o.opsel&8 != 0 { // op_sel dst: write the high half, keep the low
+				d[l] = d[l]&0xFFFF | uint32(h)<<16
+			} else {
+				d[l] = uint32(h)
+			}
+		}
 	})
 	defV("v_cvt_f32_f16", "h", func(w *wave, o *op) {
 		exec := w.exec()
