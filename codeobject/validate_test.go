@@ -23,3 +23,77 @@ func TestValidateLLVMObjectsClean(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateFindsViolations builds objects that each break one rule of
+// INVENTORY §1.10/§4.8 and checks Validate names it, at the right offset.
+func TestValidateFindsViolations(t *testing.T) {
+	base := func() (*Builder, *File) {
+		f, err := Parse(genericObject(t, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := BuilderFrom(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, f
+	}
+	type tc struct {
+		name   string
+		edit   func(b *Builder)
+		rule   string
+		offset func(f *File, k *KernelInfo) int64
+	}
+	kdOff := func(d int64) func(*File, *KernelInfo) int64 {
+		return func(f *File, k *KernelInfo) int64 { return k.DescriptorOff + d }
+	}
+	cases := []tc{
+		{"group segment mismatch", func(b *Builder) { b.Kernels[0].Descriptor.GroupSegmentFixedSize = 64 }, "§1.10.5 group-segment", kdOff(0)},
+		{"private segment mismatch", func(b *Builder) { b.Kernels[0].Descriptor.PrivateSegmentFixedSize = 16 }, "§1.10.5 private-segment", kdOff(4)},
+		{"kernarg size mismatch", func(b *Builder) { b.Kernels[0].Descriptor.KernargSize = 8 }, "§1.10.5 kernarg-size", kdOff(8)},
+		{"user SGPR count wrong", func(b *Builder) { b.Kernels[0].Descriptor.ComputePgmRsrc2 += 2 }, "§4.8 user-sgprs", kdOff(52)},
+		{"workitem id 3", func(b *Builder) { b.Kernels[0].Descriptor.ComputePgmRsrc2 |= 3 << 11 }, "§4.8 workitem-id", kdOff(53)},
+		{"reserved bytes", func(b *Builder) { b.Kernels[0].Descriptor.Reserved1[3] = 1 }, "§4.1 reserved", kdOff(24)},
+		{"CP-filled GRANULATED_LDS_SIZE", func(b *Builder) { b.Kernels[0].Descriptor.ComputePgmRsrc2 |= 1 << 15 }, "§4.8 compute_pgm_rsrc2", kdOff(53)},
+		{"wave32 on GFX9", func(b *Builder) {
+			b.Kernels[0].Descriptor.KernelCodeProperties |= KERNEL_CODE_PROPERTY_ENABLE_WAVEFRONT_SIZE32
+		}, "§4.8 kernel_code_properties", kdOff(57)},
+		{"RSRC3 on GFX9", func(b *Builder) { b.Kernels[0].Descriptor.ComputePgmRsrc3 = 1 }, "§4.8 compute_pgm_rsrc3", kdOff(44)},
+		{"wavefront size metadata", func(b *Builder) { b.Metadata.Kernels[0].WavefrontSize = 32 }, "§1.10.5 wavefront-size", kdOff(57)},
+		{"arg past kernarg segment", func(b *Builder) { b.Metadata.Kernels[0].Args[1].Offset = 16 }, "§1.10.7 arg-bounds", nil},
+		{"misaligned pointer arg", func(b *Builder) { b.Metadata.Kernels[0].Args[0].Offset = 4 }, "§2.2 arg-offset", nil},
+		{"kernarg align not power of 2", func(b *Builder) { b.Metadata.Kernels[0].KernargSegmentAlign = 12 }, "§1.10.7 kernarg-align", nil},
+		{"generic processor before V6", func(b *Builder) { b.Version = V4; b.Metadata.Version = []uint64{1, 1} }, "§3.4 generic", func(*File, *KernelInfo) int64 { return 48 }},
+		{"metadata version", func(b *Builder) { b.Metadata.Version = []uint64{1, 1} }, "§2.2 amdhsa.version", nil},
+		{"target mismatch", func(b *Builder) { b.Metadata.Target = "amdgcn-amd-amdhsa--gfx900" }, "§2.3 amdhsa.target", nil},
+		{"sramecc on unsupported", func(b *Builder) { b.Flags.SRAMECC = FeatureOn }, "§1.3 feature", func(*File, *KernelInfo) int64 { return 48 }},
+	}
+	for _, c := range cases {
+		b, _ := base()
+		c.edit(b)
+		data, err := b.Build()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		f, err := Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ks, _ := f.Kernels()
+		found := false
+		var all []string
+		for _, fd := range f.Validate() {
+			all = append(all, fd.String())
+			if fd.Rule != c.rule || fd.Severity != SeverityError {
+				continue
+			}
+			if c.offset != nil && len(ks) > 0 && fd.Off != c.offset(f, &ks[0]) {
+				continue
+			}
+			found = true
+		}
+		if !found {
+			t.Errorf("%s: no %s finding; got %v", c.name, c.rule, all)
+		}
+	}
+}
