@@ -1,0 +1,413 @@
+package isa
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"sync"
+)
+
+// encOps is the number of opcode field values per encoding.
+var encOps = [numEncodings]int{
+	EncSOP2: 48, EncSOPK: 32, EncSOP1: 256, EncSOPC: 128, EncSOPP: 128, EncSMEM: 256,
+	EncVOP2: 64, EncVOP1: 256, EncVOPC: 256, EncVOP3: 1024, EncVOP3P: 128, EncDS: 256,
+	EncFLAT: 128, EncSCRATCH: 128, EncGLOBAL: 128, EncMUBUF: 128,
+}
+
+// procTable maps (encoding, opcode field) to gfx9Descs index + 1 for one
+// processor.
+type procTable struct {
+	idx [numEncodings][]uint16
+}
+
+var (
+	tablesOnce [numProcs]sync.Once
+	tables     [numProcs]procTable
+)
+
+func tableFor(p Proc) *procTable {
+	tablesOnce[p].Do(func() {
+		specsOnce.Do(compileSpecs)
+		t := &tables[p]
+		for e := range t.idx {
+			t.idx[e] = make([]uint16, encOps[e])
+		}
+		for i := range gfx9Descs {
+			d := &gfx9Descs[i]
+			if d.Procs&(1<<p) != 0 {
+				t.idx[d.Enc][d.Code] = uint16(i + 1)
+			}
+		}
+	})
+	return &tables[p]
+}
+
+var specsOnce sync.Once
+
+// compileSpecs classifies the fixed-text operands of every template once,
+// so decoding compares no strings.
+func compileSpecs() {
+	for i := range gfx9Templates {
+		for j := range gfx9Templates[i] {
+			s := &gfx9Templates[i][j]
+			var op Operand
+			if s.Field == FieldText && textOperand(&op, s.Text) {
+				s.fixed = fixedOperand
+			}
+		}
+	}
+}
+
+// errorsByMsg are preallocated so the decoder never allocates, even for bad
+// input. DecodeRange attaches offsets.
+var (
+	errShort     = &DecodeError{Msg: "truncated instruction", Err: ErrInvalidEncoding}
+	errUnknownOp = &DecodeError{Msg: "unknown opcode", Err: ErrInvalidEncoding}
+	errBadMods   = &DecodeError{Msg: "modifier bits not valid for this opcode", Err: ErrInvalidEncoding}
+	errBadOp     = &DecodeError{Msg: "invalid operand", Err: ErrInvalidEncoding}
+	errNoTable   = &DecodeError{Msg: "encoding family not supported yet (MTBUF, MIMG, VINTRP, EXP)", Err: ErrNotSupported}
+	errProc      = &DecodeError{Msg: "processor not supported", Err: ErrNotSupported}
+	errLiteral   = &DecodeError{Msg: "literal constant not allowed in this encoding", Err: ErrInvalidEncoding}
+)
+
+// Decode decodes the instruction at the start of code for target t. The
+// error, if any, wraps ErrInvalidEncoding (LLVM would print <unknown>) or
+// ErrNotSupported, and its offset is 0; Decode never allocates.
+func Decode(t Target, code []byte) (Inst, error) {
+	var in Inst
+	err := decodeInto(&in, t, code)
+	return in, err
+}
+
+// DecodeInto is Decode writing into *in, for callers filling dense tables.
+func DecodeInto(in *Inst, t Target, code []byte) error {
+	return decodeInto(in, t, code)
+}
+
+func decodeInto(in *Inst, t Target, code []byte) error {
+	// Reset only what decoding writes conditionally; operands are
+	// overwritten as they are filled and Ops beyond NumOps are unspecified.
+	in.Op, in.Enc, in.Form, in.Len, in.NumOps, in.desc = 0, 0, 0, 0, 0, 0
+	in.Mod = Modifiers{}
+	in.Words = [3]uint32{}
+	in.Target = t
+	if t.Proc >= numProcs {
+		return errProc
+	}
+	if len(code) < 4 {
+		return errShort
+	}
+	w0 := binary.LittleEndian.Uint32(code)
+	in.Words[0] = w0
+	in.Len = 4
+	tab := tableFor(t.Proc)
+	var w1 uint32
+	need64 := func() bool {
+		if len(code) < 8 {
+			return false
+		}
+		w1 = binary.LittleEndian.Uint32(code[4:])
+		in.Words[1] = w1
+		in.Len = 8
+		return true
+	}
+	switch {
+	case w0>>31 == 0:
+		switch w0 >> 25 {
+		case 0x3f:
+			return decodeVOP1(in, tab, code, w0)
+		case 0x3e:
+			return decodeVOPC(in, tab, code, w0)
+		}
+		return decodeVOP2(in, tab, code, w0)
+	case w0>>30 == 2:
+		switch w0 >> 23 {
+		case 0x17d:
+			return decodeSOP(in, tab, code, EncSOP1, (w0>>8)&0xff, w0)
+		case 0x17e:
+			return decodeSOP(in, tab, code, EncSOPC, (w0>>16)&0x7f, w0)
+		case 0x17f:
+			return decodeSOP(in, tab, code, EncSOPP, (w0>>16)&0x7f, w0)
+		}
+		if w0>>28 == 0xb {
+			return decodeSOP(in, tab, code, EncSOPK, (w0>>23)&0x1f, w0)
+		}
+		return decodeSOP(in, tab, code, EncSOP2, (w0>>23)&0x7f, w0)
+	}
+	if !need64() {
+		return errShort
+	}
+	switch w0 >> 26 {
+	case 0x30:
+		return decodeSMEM(in, tab, w0, w1)
+	case 0x34:
+		if w0>>23 == 0x1a7 {
+			return decodeVOP3P(in, tab, w0, w1)
+		}
+		return decodeVOP3(in, tab, w0, w1)
+	case 0x36:
+		return decodeDS(in, tab, w0, w1)
+	case 0x37:
+		return decodeFLAT(in, tab, w0, w1)
+	case 0x38:
+		return decodeMUBUF(in, tab, w0, w1)
+	case 0x3a, 0x3c, 0x35, 0x31:
+		return errNoTable
+	}
+	return errUnknownOp
+}
+
+func lookup(in *Inst, tab *procTable, enc Encoding, code uint32) (*opDesc, error) {
+	idx := tab.idx[enc]
+	if int(code) >= len(idx) || idx[code] == 0 {
+		return nil, errUnknownOp
+	}
+	i := idx[code]
+	d := &gfx9Descs[i-1]
+	in.desc = i
+	in.Op = d.Op
+	in.Enc = enc
+	return d, nil
+}
+
+// fields holds the raw values of an instruction's register/immediate fields,
+// as 9-bit source codes where applicable (VGPR n = 256+n).
+type fields [FieldUnknown + 1]uint32
+
+// litOK: literal (code 255) allowed and read from code[in.Len:].
+// vmask marks fields that are 8-bit VGPR fields (the others hold source codes).
+func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte, litOK bool, acc bool) error {
+	if tmpl < 0 {
+		return errBadOp
+	}
+	for z := d.ZeroMask; z != 0; z &= z - 1 {
+		if f[bits.TrailingZeros32(z)] != 0 {
+			return errBadOp
+		}
+	}
+	specs := gfx9Templates[tmpl]
+	n := 0
+	for i := range specs {
+		s := &specs[i]
+		op := &in.Ops[n]
+		*op = Operand{Field: s.Field, Type: s.Type, Count: s.Count}
+		switch s.Field {
+		case FieldText:
+			if s.fixed == fixedNone {
+				continue // modifier text, printed from the template only
+			}
+			textOperand(op, s.Text)
+		case FieldSImm16, FieldOffset:
+			op.Kind = KindImm
+			op.Value = uint64(f[s.Field])
+			if s.Field == FieldOffset && in.Enc == EncSMEM {
+				op.Value = uint64(int64(int32(f[s.Field]<<11) >> 11)) // 21-bit signed
+			}
+		case FieldLiteral:
+			if len(code) < int(in.Len)+4 {
+				return errShort
+			}
+			v := binary.LittleEndian.Uint32(code[in.Len:])
+			in.Words[in.Len/4] = v
+			in.Len += 4
+			op.Kind = KindLiteral
+			op.Value = uint64(v)
+		default:
+			v := f[s.Field]
+			if isImmType(s.Type) {
+				op.Kind = KindImm
+				op.Value = uint64(v)
+				break
+			}
+			if vmask&(1<<s.Field) != 0 && s.File != FileS {
+				v += 256
+			}
+			switch s.File {
+			case FileV:
+				if s.Type == TypeVGPROnly {
+					op.Kind = KindVGPR
+					op.Reg = uint16(v & 0xff)
+					if acc {
+						op.Kind = KindAGPR
+					}
+					break
+				}
+				if v < 256 {
+					// A VGPR-only field holding a scalar code: the field is a
+					// 9-bit source printed as VGPR in the marker probe.
+					if err := resolveSrc(in, op, v, code, litOK); err != nil {
+						return err
+					}
+					break
+				}
+				op.Kind = KindVGPR
+				op.Reg = uint16(v - 256)
+				if acc {
+					op.Kind = KindAGPR
+				}
+				if int(op.Reg)+int(op.Count) > 256 {
+					return errBadOp
+				}
+			case FileA:
+				op.Kind = KindAGPR
+				op.Reg = uint16(v & 0xff)
+				if int(op.Reg)+int(op.Count) > 256 {
+					return errBadOp
+				}
+			default:
+				if err := resolveSrc(in, op, v, code, litOK); err != nil {
+					return err
+				}
+			}
+		}
+		n++
+	}
+	in.NumOps = uint8(n)
+	return nil
+}
+
+// textOperand turns fixed template text that names a register into an
+// operand, so the emulator sees implicit vcc, exec and "off" operands.
+func textOperand(op *Operand, text string) bool {
+	switch text {
+	case "vcc":
+		op.Kind, op.Reg, op.Count = KindSpecial, SrcVCCLo, 2
+	case "vcc_lo":
+		op.Kind, op.Reg, op.Count = KindSpecial, SrcVCCLo, 1
+	case "exec":
+		op.Kind, op.Reg, op.Count = KindSpecial, SrcExecLo, 2
+	case "m0":
+		op.Kind, op.Reg, op.Count = KindSpecial, SrcM0, 1
+	case "off":
+		op.Kind = KindOff
+	default:
+		return false
+	}
+	return true
+}
+
+// resolveSrc resolves a 9-bit source code into op.
+func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error {
+	op.Reg = uint16(v)
+	// LLVM aligns scalar tuples down (createSRegOperand: 64-bit to 2,
+	// wider to 4 registers).
+	align := uint32(0)
+	switch {
+	case op.Count == 2:
+		align = 1
+	case op.Count > 2:
+		align = 3
+	}
+	switch {
+	case v <= 101:
+		op.Kind = KindSGPR
+		v &^= align
+		op.Reg = uint16(v)
+	case v >= 256:
+		op.Kind = KindVGPR
+		op.Reg = uint16(v - 256)
+		if int(op.Reg)+int(op.Count) > 256 {
+			return errBadOp
+		}
+	case v >= 108 && v <= 123:
+		op.Kind = KindTTMP
+		op.Reg = uint16((v - 108) &^ align)
+		if int(op.Reg)+int(op.Count) > 16 {
+			return errBadOp
+		}
+	case v == 102 || v == 104 || v == 106 || v == 126:
+		op.Kind = KindSpecial
+	case v == 125: // "null"
+		op.Kind = KindSpecial
+	case v == 254 && op.Count > 1:
+		return errBadOp // lds_direct is 32 bits
+	case v == 103 || v == 105 || v == 107 || v == 124 || v == 127:
+		op.Kind = KindSpecial
+		if op.Count > 1 {
+			return errBadOp
+		}
+	case (op.Field == FieldDst || op.Field == FieldSDst || op.Type == TypeRegOnly) && (v >= 128 && v <= 208 || v >= 240 && v <= 248):
+		op.Kind = KindBadImm // LLVM prints /*invalid immediate*/
+	case v >= 128 && v <= 208:
+		op.Kind = KindInline
+		iv := int64(v) - 128
+		if v > 192 {
+			iv = 192 - int64(v)
+		}
+		op.Value = inlineInt(iv, op.Type)
+	case v >= 240 && v <= 248:
+		op.Kind = KindInline
+		op.Value = inlineFloat(v, op.Type)
+	case v >= 235 && v <= 239, v >= 251 && v <= 254:
+		op.Kind = KindSpecial
+	case v == 255:
+		if !litOK {
+			return errLiteral
+		}
+		// One literal per instruction, shared by all sources that use it.
+		if in.Len == 4 || (in.Len == 8 && in.Enc >= EncVOP3) {
+			if len(code) < int(in.Len)+4 {
+				return errShort
+			}
+			in.Words[in.Len/4] = binary.LittleEndian.Uint32(code[in.Len:])
+			in.Len += 4
+		}
+		op.Kind = KindLiteral
+		op.Value = uint64(in.Words[in.Len/4-1])
+	default:
+		return errBadOp
+	}
+	return nil
+}
+
+func inlineInt(v int64, t OperandType) uint64 {
+	switch t {
+	case TypeF16, TypeF16Lit, TypeI16, TypeV2F16, TypeV2I16:
+		return uint64(uint16(v))
+	case TypeB64, TypeF64, TypeV2F32:
+		return uint64(v)
+	}
+	return uint64(uint32(v))
+}
+
+var inlineF32 = [9]uint32{0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983}
+var inlineF16 = [9]uint16{0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118}
+
+func inlineFloat(v uint32, t OperandType) uint64 {
+	i := v - 240
+	switch t {
+	case TypeF16, TypeF16Lit, TypeI16, TypeV2F16, TypeV2I16:
+		return uint64(inlineF16[i])
+	case TypeB64, TypeF64, TypeV2F32:
+		if i == 8 {
+			return 0x3fc45f306dc9c882
+		}
+		return math.Float64bits(float64(math.Float32frombits(inlineF32[i])))
+	}
+	return uint64(inlineF32[i])
+}
+
+// DecodeRange decodes every instruction of code in order, calling f with
+// each instruction's byte offset. An undecodable word is reported to f as a
+// *DecodeError with its offset (wrapping ErrInvalidEncoding or
+// ErrNotSupported) and decoding continues 4 bytes later, as llvm-objdump
+// does. Returning false from f stops early.
+func DecodeRange(t Target, code []byte, f func(off int, in *Inst, err error) bool) {
+	var in Inst
+	for off := 0; off+4 <= len(code); {
+		err := decodeInto(&in, t, code[off:])
+		if err != nil {
+			de := *err.(*DecodeError)
+			de.Off = int64(off)
+			if !f(off, &in, &de) {
+				return
+			}
+			off += 4
+			continue
+		}
+		if !f(off, &in, nil) {
+			return
+		}
+		off += int(in.Len)
+	}
+}

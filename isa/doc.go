@@ -1,0 +1,23 @@
+// Package isa decodes AMDGPU machine code into Inst values and prints them
+// exactly as llvm-objdump-15 does.
+//
+// The instruction set covered is GFX9 (gfx900, gfx902, gfx904, gfx906,
+// gfx908, gfx909, gfx90a, gfx90c, gfx940, gfx941, gfx942). Field layouts of
+// each encoding family follow the AMD "Vega" Instruction Set Architecture
+// reference guide, chapter 12 ("Microcode Formats"), and the MI100/MI200/MI300
+// guides for the gfx908/gfx90a/gfx94x additions. The per-opcode data
+// (mnemonic, operands and their register counts and constant types, which
+// modifier bits are meaningful or invalid, per processor) is generated into
+// tables_gfx9.go by internal/cmd/isagen, which probes LLVM's disassembler;
+// DESIGN.md "The seams: isa.Decode" describes the contract.
+//
+// An Inst is a plain value designed for execution: its Opcode is a named
+// constant shared by all encodings of one instruction (V_ADD_F32 in _e32,
+// _e64, SDWA and DPP forms), its operands are resolved (register file,
+// index, count, inline-constant or literal value, the encoding field they
+// came from), its modifiers are decoded, and Len says how many bytes it
+// spans. Modifier bits LLVM ignores for an opcode are dropped, so the Inst
+// reflects what the disassembly shows.
+package isa
+
+//go:generate go run ../internal/cmd/isagen -o tables_gfx9.go

@@ -1,0 +1,513 @@
+package isa
+
+// Per-family field extraction. Bit layouts are the GFX9 ones (AMD "Vega"
+// ISA reference, chapter 12 "Microcode Formats"); the opcode tables say
+// which operands each opcode has.
+
+// Modifier probe indices; they must match the generator's probe order.
+const (
+	// SMEM
+	smemGLC = 1 << iota
+	smemNV
+)
+
+const (
+	vop3Abs0 = 1 << iota
+	vop3Abs1
+	vop3Abs2
+	vop3OpSel0
+	vop3OpSel1
+	vop3OpSel2
+	vop3OpSel3
+	vop3Clamp
+	vop3Neg0
+	vop3Neg1
+	vop3Neg2
+	vop3Omod
+)
+
+const (
+	vop3pNegHi0 = 1 << iota
+	vop3pNegHi1
+	vop3pNegHi2
+	vop3pOpSel0
+	vop3pOpSel1
+	vop3pOpSel2
+	vop3pOpSelHi2
+	vop3pClamp
+	vop3pNeg0
+	vop3pNeg1
+	vop3pNeg2
+	vop3pOpSelHi0
+	vop3pOpSelHi1
+	opSelHiDefaultZero = 1 << 31
+)
+
+const (
+	dsGDS = 1 << iota
+	dsAcc
+	dsOffset
+)
+
+const (
+	flatGLC = 1 << iota
+	flatSLC
+	flatNV
+	flatSC1
+	flatOffset
+)
+
+const (
+	mubufGLC = 1 << iota
+	mubufSLC
+	mubufLDS
+	mubufSCC
+	mubufTFE
+	mubufAcc
+	mubufOffEn
+	mubufIdxEn
+	mubufOffset
+	mubufVAddr
+)
+
+func vbit(f Field) uint16 { return 1 << f }
+
+func checkMods(d *opDesc, set uint32) error {
+	if set&d.ModInvalid != 0 {
+		return errBadMods
+	}
+	return nil
+}
+
+func decodeSOP(in *Inst, tab *procTable, code []byte, enc Encoding, op, w0 uint32) error {
+	d, err := lookup(in, tab, enc, op)
+	if err != nil {
+		return err
+	}
+	var f fields
+	tmpl := d.Tmpl
+	switch enc {
+	case EncSOP2:
+		f[FieldDst], f[FieldSrc0], f[FieldSrc1] = (w0>>16)&0x7f, w0&0xff, (w0>>8)&0xff
+	case EncSOP1:
+		f[FieldDst], f[FieldSrc0] = (w0>>16)&0x7f, w0&0xff
+	case EncSOPC:
+		f[FieldSrc0], f[FieldSrc1] = w0&0xff, (w0>>8)&0xff
+	case EncSOPK:
+		f[FieldDst], f[FieldSImm16] = (w0>>16)&0x7f, w0&0xffff
+	case EncSOPP:
+		f[FieldSImm16] = w0 & 0xffff
+		if f[FieldSImm16] != 0 {
+			tmpl = d.Alts[0]
+		}
+	}
+	in.Mod.Offset = int32(int16(w0))
+	return fill(in, d, tmpl, &f, 0, code, true, false)
+}
+
+func decodeSMEM(in *Inst, tab *procTable, w0, w1 uint32) error {
+	d, err := lookup(in, tab, EncSMEM, (w0>>18)&0xff)
+	if err != nil {
+		return err
+	}
+	var set uint32
+	if w0&(1<<16) != 0 {
+		set |= smemGLC
+	}
+	if w0&(1<<15) != 0 {
+		set |= smemNV
+	}
+	if err := checkMods(d, set); err != nil {
+		return err
+	}
+	if d.ModPrint&smemGLC != 0 && set&smemGLC != 0 {
+		in.Mod.Flags |= FlagGLC
+	}
+	if d.ModPrint&smemNV != 0 && set&smemNV != 0 {
+		in.Mod.Flags |= FlagNV
+	}
+	var f fields
+	f[FieldDst] = (w0 >> 6) & 0x7f
+	f[FieldBase] = (w0 & 0x3f) * 2
+	imm, soe := w0&(1<<17) != 0, w0&(1<<14) != 0
+	tmpl := d.Tmpl
+	switch {
+	case soe && imm:
+		tmpl = d.Alts[0]
+		f[FieldSOff] = w1 >> 25
+		f[FieldOffset] = w1 & 0x1fffff
+	case soe:
+		tmpl = d.Alts[2]
+		f[FieldSOff] = w1 >> 25
+	case imm:
+		f[FieldOffset] = w1 & 0x1fffff
+	default:
+		tmpl = d.Alts[1]
+		f[FieldSOff] = w1 & 0x7f
+	}
+	if tmpl < 0 {
+		return errBadOp
+	}
+	in.Mod.Offset = int32(f[FieldOffset]<<11) >> 11
+	return fill(in, d, tmpl, &f, 0, nil, false, false)
+}
+
+func decodeVOP2(in *Inst, tab *procTable, code []byte, w0 uint32) error {
+	d, err := lookup(in, tab, EncVOP2, (w0>>25)&0x3f)
+	if err != nil {
+		return err
+	}
+	if d.Suffix != "" {
+		in.Form = FormE32
+	}
+	var f fields
+	f[FieldDst] = (w0 >> 17) & 0xff
+	f[FieldSrc0] = w0 & 0x1ff
+	f[FieldSrc1] = (w0 >> 9) & 0xff
+	if f[FieldSrc0] == 0xf9 || f[FieldSrc0] == 0xfa {
+		return errNoExt
+	}
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc1), code, true, false)
+}
+
+func decodeVOP1(in *Inst, tab *procTable, code []byte, w0 uint32) error {
+	d, err := lookup(in, tab, EncVOP1, (w0>>9)&0xff)
+	if err != nil {
+		return err
+	}
+	if d.Suffix != "" {
+		in.Form = FormE32
+	}
+	var f fields
+	f[FieldDst] = (w0 >> 17) & 0xff
+	f[FieldSrc0] = w0 & 0x1ff
+	if f[FieldSrc0] == 0xf9 || f[FieldSrc0] == 0xfa {
+		return errNoExt
+	}
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), code, true, false)
+}
+
+func decodeVOPC(in *Inst, tab *procTable, code []byte, w0 uint32) error {
+	d, err := lookup(in, tab, EncVOPC, (w0>>17)&0xff)
+	if err != nil {
+		return err
+	}
+	if d.Suffix != "" {
+		in.Form = FormE32
+	}
+	var f fields
+	f[FieldSrc0] = w0 & 0x1ff
+	f[FieldSrc1] = (w0 >> 9) & 0xff
+	if f[FieldSrc0] == 0xf9 || f[FieldSrc0] == 0xfa {
+		return errNoExt
+	}
+	return fill(in, d, d.Tmpl, &f, vbit(FieldSrc1), code, true, false)
+}
+
+func decodeVOP3(in *Inst, tab *procTable, w0, w1 uint32) error {
+	d, err := lookup(in, tab, EncVOP3, (w0>>16)&0x3ff)
+	if err != nil {
+		return err
+	}
+	if d.Suffix != "" {
+		in.Form = FormE64
+	}
+	tmpl := gfx9Templates[d.Tmpl]
+	vop3b := false
+	for i := range tmpl {
+		if tmpl[i].Field == FieldSDst {
+			vop3b = true
+		}
+	}
+	set := (w0>>8)&0xff | ((w1>>29)&7)<<8
+	if (w1>>27)&3 != 0 {
+		set |= vop3Omod
+	}
+	if vop3b {
+		set &^= 0x7f // bits 14:8 are sdst
+	}
+	if err := checkMods(d, set); err != nil {
+		return err
+	}
+	set &= d.ModPrint
+	m := &in.Mod
+	m.Abs = uint8(set & 7)
+	m.OpSel = uint8(set>>3) & 0xf
+	m.Neg = uint8(set>>8) & 7
+	if set&vop3Clamp != 0 {
+		m.Flags |= FlagClamp
+	}
+	if set&vop3Omod != 0 {
+		m.Omod = uint8(w1>>27) & 3
+	}
+	var f fields
+	f[FieldDst] = w0 & 0xff
+	f[FieldSDst] = (w0 >> 8) & 0x7f
+	f[FieldSrc0] = w1 & 0x1ff
+	f[FieldSrc1] = (w1 >> 9) & 0x1ff
+	f[FieldSrc2] = (w1 >> 18) & 0x1ff
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil, false, false)
+}
+
+func decodeVOP3P(in *Inst, tab *procTable, w0, w1 uint32) error {
+	d, err := lookup(in, tab, EncVOP3P, (w0>>16)&0x7f)
+	if err != nil {
+		return err
+	}
+	set := (w0>>8)&0xff | ((w1>>29)&7)<<8 | ((w1>>27)&3)<<11
+	set ^= vop3pOpSelHi0 | vop3pOpSelHi1 | vop3pOpSelHi2 // the probes cleared them
+	if err := checkMods(d, set); err != nil {
+		return err
+	}
+	m := &in.Mod
+	m.NegHi = uint8(w0>>8) & 7
+	m.OpSel = uint8(w0>>11) & 7
+	m.OpSelHi = uint8(w1>>27)&3 | uint8(w0>>12)&4
+	m.Neg = uint8(w1>>29) & 7
+	if w0&(1<<15) != 0 && d.ModPrint&vop3pClamp != 0 {
+		m.Flags |= FlagClamp
+	}
+	var f fields
+	f[FieldDst] = w0 & 0xff
+	f[FieldSrc0] = w1 & 0x1ff
+	f[FieldSrc1] = (w1 >> 9) & 0x1ff
+	f[FieldSrc2] = (w1 >> 18) & 0x1ff
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil, false, false)
+}
+
+func decodeDS(in *Inst, tab *procTable, w0, w1 uint32) error {
+	d, err := lookup(in, tab, EncDS, (w0>>17)&0xff)
+	if err != nil {
+		return err
+	}
+	var set uint32
+	if w0&(1<<16) != 0 {
+		set |= dsGDS
+	}
+	if w0&(1<<25) != 0 {
+		set |= dsAcc
+	}
+	if w0&0xffff != 0 {
+		set |= dsOffset
+	}
+	if err := checkMods(d, set); err != nil {
+		return err
+	}
+	set &= d.ModPrint
+	if set&dsGDS != 0 {
+		in.Mod.Flags |= FlagGDS
+	}
+	acc := set&dsAcc != 0
+	if acc {
+		in.Mod.Flags |= FlagAcc
+	}
+	if set&dsOffset != 0 {
+		in.Mod.Offset = int32(w0 & 0xffff)
+		in.Mod.Offset1 = uint8(w0 >> 8)
+	}
+	var f fields
+	f[FieldDst] = w1 >> 24
+	f[FieldSrc0] = w1 & 0xff
+	f[FieldSrc1] = (w1 >> 8) & 0xff
+	f[FieldSrc2] = (w1 >> 16) & 0xff
+	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0)|vbit(FieldSrc1)|vbit(FieldSrc2), nil, false, false); err != nil {
+		return err
+	}
+	if acc {
+		for i := range in.Ops[:in.NumOps] {
+			if o := &in.Ops[i]; o.Kind == KindVGPR && o.Field != FieldSrc0 {
+				o.Kind = KindAGPR
+			}
+		}
+	}
+	return nil
+}
+
+func decodeFLAT(in *Inst, tab *procTable, w0, w1 uint32) error {
+	seg := (w0 >> 14) & 3
+	enc := [4]Encoding{EncFLAT, EncSCRATCH, EncGLOBAL, EncInvalid}[seg]
+	if enc == EncInvalid {
+		return errUnknownOp
+	}
+	d, err := lookup(in, tab, enc, (w0>>18)&0x7f)
+	if err != nil {
+		return err
+	}
+	var set uint32
+	if w0&(1<<16) != 0 {
+		set |= flatGLC
+	}
+	if w0&(1<<17) != 0 {
+		set |= flatSLC
+	}
+	if w1&(1<<23) != 0 {
+		set |= flatNV
+	}
+	if w0&(1<<25) != 0 {
+		set |= flatSC1
+	}
+	off := w0 & 0x1fff
+	if enc == EncFLAT {
+		off &= 0xfff
+	}
+	if off != 0 {
+		set |= flatOffset
+	}
+	if err := checkMods(d, set); err != nil {
+		return err
+	}
+	set &= d.ModPrint
+	m := &in.Mod
+	if set&flatGLC != 0 {
+		m.Flags |= FlagGLC
+	}
+	if set&flatSLC != 0 {
+		m.Flags |= FlagSLC
+	}
+	if set&flatSC1 != 0 {
+		m.Flags |= FlagSCC
+	}
+	acc := false
+	if set&flatNV != 0 {
+		if in.Target.Proc >= ProcGFX90A && in.Target.Proc != ProcGFX90C {
+			acc = true
+			m.Flags |= FlagAcc
+		} else {
+			m.Flags |= FlagNV
+		}
+	}
+	if set&flatOffset == 0 {
+		off = 0
+	}
+	if enc == EncFLAT {
+		m.Offset = int32(off)
+	} else {
+		m.Offset = int32(off<<19) >> 19
+	}
+	saddr := (w1 >> 16) & 0x7f
+	lds := w0&(1<<13) != 0
+	tmpl := flatTemplate(d, w0, w1)
+	if lds {
+		m.Flags |= FlagLDS
+	}
+	var f fields
+	f[FieldDst] = w1 >> 24
+	f[FieldSrc0] = w1 & 0xff
+	f[FieldSrc1] = (w1 >> 8) & 0xff
+	f[FieldBase] = saddr
+	if err := fill(in, d, tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0)|vbit(FieldSrc1), nil, false, false); err != nil {
+		return err
+	}
+	if acc {
+		for i := range in.Ops[:in.NumOps] {
+			if o := &in.Ops[i]; o.Kind == KindVGPR && o.Field != FieldSrc0 {
+				o.Kind = KindAGPR
+			}
+		}
+	}
+	return nil
+}
+
+func decodeMUBUF(in *Inst, tab *procTable, w0, w1 uint32) error {
+	d, err := lookup(in, tab, EncMUBUF, (w0>>18)&0x7f)
+	if err != nil {
+		return err
+	}
+	var set uint32
+	for i, b := range [...]struct{ w, bit uint32 }{{0, 14}, {0, 17}, {0, 16}, {0, 15}, {1, 23}, {1, 21}, {0, 12}, {0, 13}} {
+		word := w0
+		if b.w == 1 {
+			word = w1
+		}
+		if word&(1<<b.bit) != 0 {
+			set |= 1 << i
+		}
+	}
+	if w0&0xfff != 0 {
+		set |= mubufOffset
+	}
+	if err := checkMods(d, set); err != nil {
+		return err
+	}
+	set &= d.ModPrint
+	m := &in.Mod
+	acc := false
+	for _, x := range [...]struct{ probe, flag uint32 }{{mubufGLC, FlagGLC}, {mubufSLC, FlagSLC}, {mubufLDS, FlagLDS}, {mubufSCC, FlagSCC}, {mubufOffEn, FlagOffEn}, {mubufIdxEn, FlagIdxEn}} {
+		if set&x.probe != 0 {
+			m.Flags |= x.flag
+		}
+	}
+	if set&mubufTFE != 0 {
+		if in.Target.Proc >= ProcGFX90A && in.Target.Proc != ProcGFX90C {
+			acc = true
+			m.Flags |= FlagAcc
+		} else {
+			m.Flags |= FlagTFE
+		}
+	}
+	if set&mubufOffset != 0 {
+		m.Offset = int32(w0 & 0xfff)
+	}
+	var f fields
+	f[FieldDst] = (w1 >> 8) & 0xff
+	f[FieldBase] = ((w1 >> 16) & 0x1f) * 4
+	f[FieldSOff] = w1 >> 24
+	if m.Flags&(FlagOffEn|FlagIdxEn) == 0 && w1&0xff != 0 && d.ModInvalid&mubufVAddr != 0 {
+		return errBadOp
+	}
+	tmpl := d.Tmpl
+	if w0&(1<<16) != 0 {
+		tmpl = d.Alts[0]
+	}
+	if err := fill(in, d, tmpl, &f, vbit(FieldDst), nil, false, false); err != nil {
+		return err
+	}
+	// vaddr replaces "off" when offen/idxen is set.
+	n := 0
+	if m.Flags&FlagOffEn != 0 {
+		n++
+	}
+	if m.Flags&FlagIdxEn != 0 {
+		n++
+	}
+	if n > 0 {
+		for i := range in.Ops[:in.NumOps] {
+			if o := &in.Ops[i]; o.Kind == KindOff {
+				*o = Operand{Kind: KindVGPR, Field: FieldSrc0, Count: uint8(n), Reg: uint16(w1 & 0xff)}
+			}
+		}
+	}
+	if acc {
+		for i := range in.Ops[:in.NumOps] {
+			if o := &in.Ops[i]; o.Kind == KindVGPR && o.Field == FieldDst {
+				o.Kind = KindAGPR
+			}
+		}
+	}
+	return nil
+}
+
+var errNoExt = &DecodeError{Msg: "SDWA/DPP forms not supported yet", Err: ErrNotSupported}
+
+// flatTemplate picks the FLAT layout: glc (returning atomics), lds and a
+// used saddr each change the operand list.
+func flatTemplate(d *opDesc, w0, w1 uint32) int16 {
+	i := 0
+	off := uint32(0x7f) // GLOBAL/SCRATCH: saddr "off"
+	if (w0>>14)&3 == 0 {
+		off = 0 // FLAT: no saddr, the field must be 0
+	}
+	if (w1>>16)&0x7f != off {
+		i |= 1
+	}
+	if w0&(1<<13) != 0 {
+		i |= 2
+	}
+	if w0&(1<<16) != 0 {
+		i |= 4
+	}
+	if i == 0 {
+		return d.Tmpl
+	}
+	return d.Alts[i-1]
+}

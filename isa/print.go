@@ -1,0 +1,638 @@
+package isa
+
+import (
+	"math"
+	"strconv"
+)
+
+// String returns the instruction as llvm-objdump-15 prints it (without the
+// address/encoding comment).
+func (in Inst) String() string {
+	return string(in.AppendText(make([]byte, 0, 64)))
+}
+
+// AppendText appends String's text to b.
+func (in *Inst) AppendText(b []byte) []byte {
+	if in.desc == 0 {
+		return append(b, "<invalid>"...)
+	}
+	d := &gfx9Descs[in.desc-1]
+	b = append(b, in.Op.String()...)
+	switch in.Form {
+	case FormE32:
+		b = append(b, "_e32"...)
+	case FormE64:
+		b = append(b, "_e64"...)
+	case FormSDWA:
+		b = append(b, "_sdwa"...)
+	case FormDPP:
+		b = append(b, "_dpp"...)
+	}
+	tmpl := in.template(d)
+	specs := gfx9Templates[tmpl]
+	n := 0
+	first := true
+	sep := func() {
+		if first {
+			b = append(b, ' ')
+			first = false
+		} else {
+			b = append(b, ", "...)
+		}
+	}
+	for i := range specs {
+		s := &specs[i]
+		if s.Field == FieldText {
+			var tmp Operand
+			if !textOperand(&tmp, s.Text) {
+				if first {
+					b = append(b, ' ')
+					first = false
+				}
+				b = append(b, ' ')
+				b = append(b, s.Text...)
+				continue
+			}
+			sep()
+			op := &in.Ops[n]
+			n++
+			if op.Kind == KindOff || op.Kind == KindSpecial {
+				if op.Kind == KindVGPR {
+					b = appendOperand(b, in, op, n-1)
+				} else {
+					b = append(b, s.Text...)
+				}
+				continue
+			}
+			b = appendOperand(b, in, op, n-1)
+			continue
+		}
+		if s.Type == TypeOffsetHex {
+			b = append(b, ' ')
+		} else {
+			sep()
+		}
+		b = appendOperand(b, in, &in.Ops[n], n-1)
+		n++
+	}
+	return in.appendMods(b, d)
+}
+
+// template returns the template index Decode chose.
+func (in *Inst) template(d *opDesc) int16 {
+	switch in.Enc {
+	case EncSOPP:
+		if uint16(in.Mod.Offset) != 0 {
+			return d.Alts[0]
+		}
+	case EncSMEM:
+		soe, imm := in.Words[0]&(1<<14) != 0, in.Words[0]&(1<<17) != 0
+		switch {
+		case soe && imm:
+			return d.Alts[0]
+		case soe:
+			return d.Alts[2]
+		case !imm:
+			return d.Alts[1]
+		}
+	case EncFLAT, EncGLOBAL, EncSCRATCH:
+		return flatTemplate(d, in.Words[0], in.Words[1])
+	case EncMUBUF:
+		if in.Words[0]&(1<<16) != 0 {
+			return d.Alts[0]
+		}
+	}
+	return d.Tmpl
+}
+
+func appendOperand(b []byte, in *Inst, op *Operand, idx int) []byte {
+	neg, abs := false, false
+	if op.Field >= FieldSrc0 && op.Field <= FieldSrc2 {
+		i := op.Field - FieldSrc0
+		switch in.Enc {
+		case EncVOP3:
+			neg = in.Mod.Neg&(1<<i) != 0
+			abs = in.Mod.Abs&(1<<i) != 0
+		case EncVOP3P:
+			if isMix(in) {
+				// v_mad_mix*/v_fma_mix*: neg_lo is neg, neg_hi is abs.
+				neg = in.Mod.Neg&(1<<i) != 0
+				abs = in.Mod.NegHi&(1<<i) != 0
+			}
+		}
+	}
+	negParen := false
+	if neg {
+		i := op.Field - FieldSrc0
+		d := &gfx9Descs[in.desc-1]
+		switch {
+		case d.ModPrint&(1<<(28+i)) != 0:
+			b = append(b, "sext("...)
+			negParen = true
+		case !abs && (op.Kind == KindInline || op.Kind == KindLiteral):
+			b = append(b, "neg("...)
+			negParen = true
+		default:
+			b = append(b, '-')
+		}
+	}
+	if abs {
+		b = append(b, '|')
+	}
+	switch op.Kind {
+	case KindSGPR:
+		b = appendReg(b, "s", op.Reg, op.Count)
+	case KindVGPR:
+		b = appendReg(b, "v", op.Reg, op.Count)
+	case KindAGPR:
+		b = appendReg(b, "a", op.Reg, op.Count)
+	case KindTTMP:
+		b = appendReg(b, "ttmp", op.Reg, op.Count)
+	case KindSpecial:
+		b = append(b, specialName(op.Reg, op.Count)...)
+	case KindOff:
+		b = append(b, "off"...)
+	case KindBadImm:
+		b = append(b, "/*invalid immediate*/"...)
+	case KindInline, KindLiteral:
+		b = appendConst(b, op)
+	case KindImm:
+		b = appendImm(b, in, op)
+	}
+	if abs {
+		b = append(b, '|')
+	}
+	if negParen {
+		b = append(b, ')')
+	}
+	return b
+}
+
+func appendReg(b []byte, prefix string, reg uint16, count uint8) []byte {
+	b = append(b, prefix...)
+	if count <= 1 {
+		return strconv.AppendUint(b, uint64(reg), 10)
+	}
+	b = append(b, '[')
+	b = strconv.AppendUint(b, uint64(reg), 10)
+	b = append(b, ':')
+	b = strconv.AppendUint(b, uint64(reg)+uint64(count)-1, 10)
+	return append(b, ']')
+}
+
+func specialName(code uint16, count uint8) string {
+	wide := count >= 2
+	switch code {
+	case SrcFlatScratchLo:
+		if wide {
+			return "flat_scratch"
+		}
+		return "flat_scratch_lo"
+	case SrcFlatScratchHi:
+		return "flat_scratch_hi"
+	case SrcXnackMaskLo:
+		if wide {
+			return "xnack_mask"
+		}
+		return "xnack_mask_lo"
+	case SrcXnackMaskHi:
+		return "xnack_mask_hi"
+	case SrcVCCLo:
+		if wide {
+			return "vcc"
+		}
+		return "vcc_lo"
+	case SrcVCCHi:
+		return "vcc_hi"
+	case SrcM0:
+		return "m0"
+	case 125:
+		return "null"
+	case SrcExecLo:
+		if wide {
+			return "exec"
+		}
+		return "exec_lo"
+	case SrcExecHi:
+		return "exec_hi"
+	case SrcSharedBase:
+		return "src_shared_base"
+	case SrcSharedLimit:
+		return "src_shared_limit"
+	case SrcPrivateBase:
+		return "src_private_base"
+	case SrcPrivateLimit:
+		return "src_private_limit"
+	case SrcPopsExitingWaveID:
+		return "src_pops_exiting_wave_id"
+	case SrcVCCZ:
+		return "src_vccz"
+	case SrcExecZ:
+		return "src_execz"
+	case SrcSCC:
+		return "src_scc"
+	case SrcLDSDirect:
+		return "src_lds_direct"
+	}
+	return "<bad>"
+}
+
+// appendConst prints an inline constant or literal the way LLVM's
+// AMDGPUInstPrinter::printImmediate{16,32,64} does: small integers in
+// decimal, the inline float values by name, anything else in hex.
+func appendConst(b []byte, op *Operand) []byte {
+	v := op.Value
+	switch op.Type {
+	case TypeF16Lit:
+		v &= 0xffff
+		if op.Kind == KindLiteral {
+			if s := int16(v); s >= -16 && s <= 64 {
+				return strconv.AppendInt(b, int64(s), 10)
+			}
+			return appendHex(b, v)
+		}
+		fallthrough
+	case TypeF16, TypeV2F16:
+		v &= 0xffff
+		if s := int16(v); s >= -16 && s <= 64 {
+			return strconv.AppendInt(b, int64(s), 10)
+		}
+		for i, f := range inlineF16 {
+			if uint16(v) == f {
+				return append(b, inlineNames32[i]...)
+			}
+		}
+		return appendHex(b, v)
+	case TypeI16, TypeV2I16:
+		v &= 0xffff
+		if s := int16(v); s >= -16 && s <= 64 {
+			return strconv.AppendInt(b, int64(s), 10)
+		}
+		return appendHex(b, v)
+	case TypeB64, TypeF64, TypeV2F32:
+		if op.Kind == KindLiteral {
+			if v <= 64 {
+				return strconv.AppendUint(b, v, 10)
+			}
+			return appendHex(b, v)
+		}
+		if s := int64(v); s >= -16 && s <= 64 {
+			return strconv.AppendInt(b, s, 10)
+		}
+		if v == 0x3fc45f306dc9c882 {
+			return append(b, "0.15915494309189532"...)
+		}
+		for i, f := range inlineF32[:8] {
+			if v == math.Float64bits(float64(math.Float32frombits(f))) {
+				return append(b, inlineNames32[i]...)
+			}
+		}
+		return appendHex(b, v)
+	}
+	v &= 0xffffffff
+	if s := int32(v); s >= -16 && s <= 64 {
+		return strconv.AppendInt(b, int64(s), 10)
+	}
+	for i, f := range inlineF32 {
+		if uint32(v) == f {
+			return append(b, inlineNames32[i]...)
+		}
+	}
+	return appendHex(b, v)
+}
+
+var inlineNames32 = [9]string{"0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0", "0.15915494"}
+
+func appendHex(b []byte, v uint64) []byte {
+	b = append(b, "0x"...)
+	return strconv.AppendUint(b, v, 16)
+}
+
+func appendImm(b []byte, in *Inst, op *Operand) []byte {
+	v := op.Value
+	switch op.Type {
+	case TypeHex16:
+		return appendHex(b, v&0xffff)
+	case TypeBranch:
+		return strconv.AppendUint(b, v&0xffff, 10)
+	case TypeDec16:
+		return strconv.AppendUint(b, v&0xffff, 10)
+	case TypeU16:
+		// AMDGPUInstPrinter::printU16ImmOperand → printImmediateInt16:
+		// inline-range values in decimal, others in hex.
+		if s := int16(v); s >= -16 && s <= 64 {
+			return strconv.AppendInt(b, int64(s), 10)
+		}
+		return appendHex(b, v&0xffff)
+	case TypeHex:
+		return appendSignedHex(b, int64(v))
+	case TypeOffsetHex:
+		b = append(b, "offset:"...)
+		return appendSignedHex(b, int64(v))
+	case TypeWaitcnt:
+		return appendWaitcnt(b, uint32(v))
+	case TypeHWReg:
+		return appendHWReg(b, uint32(v))
+	case TypeSendMsg:
+		return appendSendMsg(b, uint32(v))
+	case TypeGPRIdx:
+		return appendGPRIdx(b, uint32(v))
+	}
+	return strconv.AppendUint(b, v, 10)
+}
+
+func appendSignedHex(b []byte, v int64) []byte {
+	if v < 0 {
+		b = append(b, '-')
+		v = -v
+	}
+	return appendHex(b, uint64(v))
+}
+
+func appendWaitcnt(b []byte, v uint32) []byte {
+	vm := v&0xf | (v>>14&3)<<4
+	exp := (v >> 4) & 7
+	lgkm := (v >> 8) & 0xf
+	all := vm == 63 && exp == 7 && lgkm == 15
+	space := false
+	put := func(name string, n uint32) {
+		if space {
+			b = append(b, ' ')
+		}
+		b = append(b, name...)
+		b = append(b, '(')
+		b = strconv.AppendUint(b, uint64(n), 10)
+		b = append(b, ')')
+		space = true
+	}
+	if all || vm != 63 {
+		put("vmcnt", vm)
+	}
+	if all || exp != 7 {
+		put("expcnt", exp)
+	}
+	if all || lgkm != 15 {
+		put("lgkmcnt", lgkm)
+	}
+	return b
+}
+
+var hwregNames = map[uint32]string{
+	1: "HW_REG_MODE", 2: "HW_REG_STATUS", 3: "HW_REG_TRAPSTS", 4: "HW_REG_HW_ID", 5: "HW_REG_GPR_ALLOC",
+	6: "HW_REG_LDS_ALLOC", 7: "HW_REG_IB_STS", 15: "HW_REG_SH_MEM_BASES",
+	16: "HW_REG_TBA_LO", 17: "HW_REG_TBA_HI", 18: "HW_REG_TMA_LO", 19: "HW_REG_TMA_HI",
+}
+
+func appendHWReg(b []byte, v uint32) []byte {
+	id, off, size := v&0x3f, (v>>6)&0x1f, (v>>11)&0x1f+1
+	b = append(b, "hwreg("...)
+	if n, ok := hwregNames[id]; ok {
+		b = append(b, n...)
+	} else {
+		b = strconv.AppendUint(b, uint64(id), 10)
+	}
+	if off != 0 || size != 32 {
+		b = append(b, ", "...)
+		b = strconv.AppendUint(b, uint64(off), 10)
+		b = append(b, ", "...)
+		b = strconv.AppendUint(b, uint64(size), 10)
+	}
+	return append(b, ')')
+}
+
+var msgNames = map[uint32]string{1: "MSG_INTERRUPT", 2: "MSG_GS", 3: "MSG_GS_DONE", 4: "MSG_SAVEWAVE",
+	5: "MSG_STALL_WAVE_GEN", 6: "MSG_HALT_WAVES", 7: "MSG_ORDERED_PS_DONE", 8: "MSG_EARLY_PRIM_DEALLOC",
+	9: "MSG_GS_ALLOC_REQ", 10: "MSG_GET_DOORBELL", 15: "MSG_SYSMSG"}
+
+var gsOpNames = [4]string{"GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"}
+var sysOpNames = map[uint32]string{1: "SYSMSG_OP_ECC_ERR_INTERRUPT", 2: "SYSMSG_OP_REG_RD", 3: "SYSMSG_OP_HOST_TRAP_ACK", 4: "SYSMSG_OP_TTRACE_PC"}
+
+// appendSendMsg follows AMDGPUInstPrinter::printSendMsg (LLVM 15): the
+// symbolic form when id, operation and stream are valid (other bits are
+// ignored), else the numeric form when it re-encodes to the same value,
+// else the raw decimal value.
+func appendSendMsg(b []byte, v uint32) []byte {
+	msg, op, stream := v&0xf, (v>>4)&7, (v>>8)&3
+	name, ok := msgNames[msg]
+	valid := ok
+	if valid {
+		switch msg {
+		case 2, 3: // MSG_GS, MSG_GS_DONE
+			valid = op < 4 && (op != 0 || msg == 3) && (op != 0 || stream == 0)
+		case 15: // MSG_SYSMSG
+			_, valid = sysOpNames[op]
+			valid = valid && stream == 0
+		default:
+			valid = op == 0 && stream == 0
+		}
+	}
+	if !valid {
+		if v>>10 != 0 {
+			return strconv.AppendUint(b, uint64(v), 10)
+		}
+		b = append(b, "sendmsg("...)
+		b = strconv.AppendUint(b, uint64(msg), 10)
+		b = append(b, ", "...)
+		b = strconv.AppendUint(b, uint64(op), 10)
+		b = append(b, ", "...)
+		b = strconv.AppendUint(b, uint64(stream), 10)
+		return append(b, ')')
+	}
+	b = append(b, "sendmsg("...)
+	b = append(b, name...)
+	switch msg {
+	case 2, 3:
+		b = append(b, ", "...)
+		b = append(b, gsOpNames[op]...)
+		if op != 0 {
+			b = append(b, ", "...)
+			b = strconv.AppendUint(b, uint64(stream), 10)
+		}
+	case 15:
+		b = append(b, ", "...)
+		b = append(b, sysOpNames[op]...)
+	}
+	return append(b, ')')
+}
+
+func appendGPRIdx(b []byte, v uint32) []byte {
+	if v > 15 {
+		return appendHex(b, uint64(v))
+	}
+	b = append(b, "gpr_idx("...)
+	first := true
+	for i, n := range [4]string{"SRC0", "SRC1", "SRC2", "DST"} {
+		if v&(1<<i) != 0 {
+			if !first {
+				b = append(b, ',')
+			}
+			b = append(b, n...)
+			first = false
+		}
+	}
+	return append(b, ')')
+}
+
+func appendBits(b []byte, name string, v uint8, n int) []byte {
+	b = append(b, ' ')
+	b = append(b, name...)
+	b = append(b, ":["...)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '0'+(v>>i)&1)
+	}
+	return append(b, ']')
+}
+
+// numSrcs counts source operands (for op_sel/neg_lo arrays).
+func (in *Inst) numSrcs() int {
+	n := 0
+	for _, o := range in.Ops[:in.NumOps] {
+		if o.Field >= FieldSrc0 && o.Field <= FieldSrc2 {
+			n++
+		}
+	}
+	return n
+}
+
+func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
+	m := &in.Mod
+	gfx940 := in.Target.isGFX940()
+	cpol := func(b []byte, smem bool) []byte {
+		if m.Flags&FlagGLC != 0 {
+			if gfx940 && !smem {
+				b = append(b, " sc0"...)
+			} else {
+				b = append(b, " glc"...)
+			}
+		}
+		if m.Flags&FlagSLC != 0 {
+			if gfx940 {
+				b = append(b, " nt"...)
+			} else {
+				b = append(b, " slc"...)
+			}
+		}
+		if m.Flags&FlagSCC != 0 {
+			if gfx940 {
+				b = append(b, " sc1"...)
+			} else {
+				b = append(b, " scc"...)
+			}
+		}
+		return b
+	}
+	switch in.Enc {
+	case EncVOP3:
+		if m.OpSel != 0 {
+			b = appendBits(b, "op_sel", m.OpSel, in.numSrcs()+1)
+		}
+		if m.Flags&FlagClamp != 0 {
+			b = append(b, " clamp"...)
+		}
+		switch m.Omod {
+		case 1:
+			b = append(b, " mul:2"...)
+		case 2:
+			b = append(b, " mul:4"...)
+		case 3:
+			b = append(b, " div:2"...)
+		}
+	case EncVOP3P:
+		n := in.numSrcs()
+		mask := uint8(1)<<n - 1
+		if m.OpSel&mask != 0 {
+			b = appendBits(b, "op_sel", m.OpSel, n)
+		}
+		def := mask
+		if d.ModPrint&opSelHiDefaultZero != 0 {
+			def = 0
+		}
+		if m.OpSelHi&mask != def {
+			b = appendBits(b, "op_sel_hi", m.OpSelHi, n)
+		}
+		if !isMix(in) {
+			if m.Neg&mask != 0 {
+				b = appendBits(b, "neg_lo", m.Neg, n)
+			}
+			if m.NegHi&mask != 0 {
+				b = appendBits(b, "neg_hi", m.NegHi, n)
+			}
+		}
+		if m.Flags&FlagClamp != 0 {
+			b = append(b, " clamp"...)
+		}
+	case EncSMEM:
+		b = cpol(b, true)
+		if m.Flags&FlagNV != 0 {
+			b = append(b, " nv"...)
+		}
+	case EncDS:
+		if isDS2(in.Op) {
+			if o0 := uint8(m.Offset); o0 != 0 {
+				b = append(b, " offset0:"...)
+				b = strconv.AppendUint(b, uint64(o0), 10)
+			}
+			if m.Offset1 != 0 {
+				b = append(b, " offset1:"...)
+				b = strconv.AppendUint(b, uint64(m.Offset1), 10)
+			}
+		} else if m.Offset != 0 {
+			b = append(b, " offset:"...)
+			b = strconv.AppendInt(b, int64(m.Offset), 10)
+		}
+		if m.Flags&FlagGDS != 0 {
+			b = append(b, " gds"...)
+		}
+	case EncFLAT, EncGLOBAL, EncSCRATCH:
+		if m.Offset != 0 {
+			b = append(b, " offset:"...)
+			b = strconv.AppendInt(b, int64(m.Offset), 10)
+		}
+		b = cpol(b, false)
+		if m.Flags&FlagLDS != 0 && !gfx940 {
+			b = append(b, " lds"...)
+		}
+		if m.Flags&FlagNV != 0 {
+			b = append(b, " nv"...)
+		}
+	case EncMUBUF:
+		if m.Flags&FlagIdxEn != 0 {
+			b = append(b, " idxen"...)
+		}
+		if m.Flags&FlagOffEn != 0 {
+			b = append(b, " offen"...)
+		}
+		if m.Offset != 0 {
+			b = append(b, " offset:"...)
+			b = strconv.AppendInt(b, int64(m.Offset), 10)
+		}
+		b = cpol(b, false)
+		if m.Flags&FlagLDS != 0 {
+			b = append(b, " lds"...)
+		}
+		if m.Flags&FlagTFE != 0 && m.Flags&FlagLDS == 0 {
+			b = append(b, " tfe"...)
+		}
+	}
+	return b
+}
+
+// isDS2 reports the DS opcodes with two 8-bit offsets.
+func isDS2(op Opcode) bool {
+	s := op.String()
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == '2' && (s[i-1] == 'e' || s[i-1] == 'd' || s[i-1] == 'g') {
+			// write2, read2, wrxchg2 (…g2), write2st64 …
+			return true
+		}
+	}
+	return false
+}
+
+// isMix reports v_mad_mix*/v_fma_mix* (op_sel_hi defaults to 0; neg_hi is abs).
+func isMix(in *Inst) bool {
+	return in.desc != 0 && gfx9Descs[in.desc-1].ModPrint&opSelHiDefaultZero != 0
+}
