@@ -329,6 +329,7 @@ func (v *validator) kernels(p *target.Processor) {
 			if c.KernargSegmentAlignment < 4 {
 				v.add(k.DescriptorOff+100, SeverityError, "§4.7 kernarg-alignment", "kernel %s kernarg_segment_alignment 2^%d is below 16", k.Name, c.KernargSegmentAlignment)
 			}
+			v.kernelCode(k, p)
 			if m := k.Meta; m != nil && c.KernargSegmentByteSize != m.KernargSegmentSize {
 				v.add(k.DescriptorOff+72, SeverityError, "§1.10.5 kernarg-size", "kernel %s kernarg_segment_byte_size %d, metadata says %d", k.Name, c.KernargSegmentByteSize, m.KernargSegmentSize)
 			}
@@ -461,5 +462,44 @@ func (v *validator) overlaps() {
 		if end := a.Offset + a.Size; end > b.Offset && end >= a.Offset {
 			v.add(b.HeaderOff+24, SeverityError, "§1.5 section-overlap", "section %d (%s) at file offset %#x overlaps section %d (%s) [%#x, +%#x)", b.Index, b.Name, b.Offset, a.Index, a.Name, a.Offset, a.Size)
 		}
+	}
+}
+
+// kernelCode checks an amd_kernel_code_t's RSRC1/RSRC2 words and user SGPR
+// count (§4.7). The ROCm document (S0) lets V2 code set PRIORITY and
+// ENABLE_TRAP_HANDLER (§13.2), so only the other CP-filled fields must be 0.
+func (v *validator) kernelCode(k *KernelInfo, p *target.Processor) {
+	c := k.KernelCode
+	if p == nil {
+		return
+	}
+	view := KernelDescriptor{ComputePgmRsrc1: c.ComputePgmRsrc1, ComputePgmRsrc2: c.ComputePgmRsrc2}
+	for _, fld := range view.Fields(p) {
+		if fld.Word != "COMPUTE_PGM_RSRC1" && fld.Word != "COMPUTE_PGM_RSRC2" {
+			continue
+		}
+		if fld.Rule == "" || fld.Value == 0 || fld.Name == "PRIORITY" || fld.Name == "ENABLE_TRAP_HANDLER" {
+			continue
+		}
+		sev := SeverityError
+		if sgprFieldWarningOnly[fld.Name] {
+			sev = SeverityWarning
+		}
+		v.add(k.DescriptorOff+fld.ByteOff, sev, "§4.7 "+strings.ToLower(fld.Word), "kernel %s amd_kernel_code_t %s.%s is %d: %s on %s", k.Name, fld.Word, fld.Name, fld.Value, fld.Rule, p.Name)
+	}
+	want := 0
+	for _, w := range []struct {
+		bit uint32
+		n   int
+	}{{1, 4}, {2, 2}, {4, 2}, {8, 2}, {16, 2}, {32, 2}, {64, 1}, {128, 1}, {256, 1}, {512, 1}} {
+		if c.KernelCodeProperties&w.bit != 0 {
+			want += w.n
+		}
+	}
+	if got := int(c.ComputePgmRsrc2 >> 1 & 31); got != want {
+		v.add(k.DescriptorOff+52, SeverityError, "§4.7 user-sgprs", "kernel %s USER_SGPR_COUNT %d, enabled user SGPRs total %d", k.Name, got, want)
+	}
+	if c.ComputePgmRsrc2>>11&3 == 3 {
+		v.add(k.DescriptorOff+53, SeverityError, "§4.8 workitem-id", "kernel %s ENABLE_VGPR_WORKITEM_ID is 3 (undefined)", k.Name)
 	}
 }

@@ -97,3 +97,44 @@ func TestValidateFindsViolations(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateKernelCode: a V2 amd_kernel_code_t with a wrong user SGPR
+// count or a CP-filled field set is reported at that word.
+func TestValidateKernelCode(t *testing.T) {
+	good := readTestdata(t, "kernels.gfx900.co2.hsaco")
+	f, err := Parse(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := f.Kernels()
+	if err != nil || ks[0].KernelCode == nil {
+		t.Fatalf("%v %v", ks, err)
+	}
+	off := ks[0].DescriptorOff
+	for _, c := range []struct {
+		name string
+		at   int64
+		xor  byte
+		rule string
+		want int64
+	}{
+		{"user SGPR count", off + 52, 0x02, "§4.7 user-sgprs", off + 52},
+		{"GRANULATED_LDS_SIZE", off + 53, 0x80, "§4.7 compute_pgm_rsrc2", off + 53},
+		{"DEBUG_MODE", off + 50, 0x40, "§4.7 compute_pgm_rsrc1", off + 50},
+	} {
+		b := make([]byte, len(good))
+		copy(b, good)
+		b[c.at] ^= c.xor
+		g, err := Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, fd := range g.Validate() {
+			found = found || (fd.Rule == c.rule && fd.Off == c.want && fd.Severity == SeverityError)
+		}
+		if !found {
+			t.Errorf("%s: not reported: %v", c.name, g.Validate())
+		}
+	}
+}
