@@ -278,16 +278,16 @@ func (r *run) startWorkgroup(g *workgroup, idx uint64, slot0 int) {
 			w.sets64(sFlatScrLo, scratchBase+uint64(w.scratchOff))
 		}
 
-		// Work-item IDs and EXEC.
+		// Work-item IDs and EXEC (counters instead of per-lane divisions).
 		var exec uint64
 		ax, ay := g.size[0], g.size[1]
+		first := uint32(wi * 64)
+		x, y, z := first%ax, first/ax%ay, first/(ax*ay)
 		for l := 0; l < 64; l++ {
-			flat := uint32(wi*64 + l)
-			if flat >= items {
-				continue
+			if first+uint32(l) >= items {
+				break
 			}
 			exec |= 1 << l
-			x, y, z := flat%ax, flat/ax%ay, flat/(ax*ay)
 			if s.packed {
 				v := x
 				if s.tidig > 0 {
@@ -304,6 +304,13 @@ func (r *run) startWorkgroup(g *workgroup, idx uint64, slot0 int) {
 				}
 				if s.tidig > 1 && len(w.v) > 128+l {
 					w.v[128+l] = z
+				}
+			}
+			if x++; x == ax {
+				x = 0
+				if y++; y == ay {
+					y = 0
+					z++
 				}
 			}
 		}
