@@ -73,6 +73,11 @@ type CodeObjectReader struct {
 	handle uint64
 	data   []byte
 	uri    string
+	// Where the bytes came from, for the AMD loader extension.
+	storage    uint32 // HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_*
+	memBase    uint64 // the caller's buffer (memory readers)
+	fd         int32  // the file descriptor (file readers)
+	fileOffset uint64
 }
 
 // CodeObjectReaderFromMemory is hsa_code_object_reader_create_from_memory.
@@ -85,8 +90,9 @@ func (r *Runtime) CodeObjectReaderFromMemory(data []byte) (*CodeObjectReader, er
 	if len(data) == 0 {
 		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "empty code object")
 	}
-	c := &CodeObjectReader{rt: r, data: append([]byte(nil), data...)}
-	c.uri = fmt.Sprintf("memory://%d#offset=%#x&size=%d", os.Getpid(), uintptr(unsafe.Pointer(&data[0])), len(data))
+	c := &CodeObjectReader{rt: r, data: append([]byte(nil), data...), storage: HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY,
+		memBase: uint64(uintptr(unsafe.Pointer(&data[0]))), fd: -1}
+	c.uri = fmt.Sprintf("memory://%d#offset=%#x&size=%d", os.Getpid(), c.memBase, len(data))
 	c.handle = r.ldr.readers.add(r, tagReader, c)
 	return c, nil
 }
@@ -94,6 +100,13 @@ func (r *Runtime) CodeObjectReaderFromMemory(data []byte) (*CodeObjectReader, er
 // CodeObjectReaderFromFile is hsa_code_object_reader_create_from_file: the
 // whole file is read.
 func (r *Runtime) CodeObjectReaderFromFile(f *os.File) (*CodeObjectReader, error) {
+	return r.CodeObjectReaderFromFileRange(f, 0, 0)
+}
+
+// CodeObjectReaderFromFileRange is
+// hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size:
+// size bytes at offset (size 0: to the end of the file).
+func (r *Runtime) CodeObjectReaderFromFileRange(f *os.File, offset, size uint64) (*CodeObjectReader, error) {
 	const op = "CodeObjectReaderFromFile"
 	if err := r.check(op); err != nil {
 		return nil, err
@@ -105,14 +118,19 @@ func (r *Runtime) CodeObjectReaderFromFile(f *os.File) (*CodeObjectReader, error
 	if err != nil {
 		return nil, wrapf(op, HSA_STATUS_ERROR_INVALID_FILE, err, "stat")
 	}
-	if st.Size() <= 0 || st.Size() > 1<<30 {
-		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_FILE, "%s has size %d", f.Name(), st.Size())
+	fsize := uint64(st.Size())
+	if size == 0 && offset < fsize {
+		size = fsize - offset
 	}
-	data := make([]byte, st.Size())
-	if _, err := f.ReadAt(data, 0); err != nil {
+	if size == 0 || offset+size > fsize || offset+size < offset || size > 1<<30 {
+		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_FILE, "%s has %d bytes; cannot read %d at offset %d", f.Name(), fsize, size, offset)
+	}
+	data := make([]byte, size)
+	if _, err := f.ReadAt(data, int64(offset)); err != nil {
 		return nil, wrapf(op, HSA_STATUS_ERROR_INVALID_FILE, err, "reading %s", f.Name())
 	}
-	c := &CodeObjectReader{rt: r, data: data, uri: fmt.Sprintf("file://%s#offset=0&size=%d", f.Name(), len(data))}
+	c := &CodeObjectReader{rt: r, data: data, uri: fmt.Sprintf("file://%s#offset=%d&size=%d", f.Name(), offset, size),
+		storage: HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_FILE, fd: int32(f.Fd()), fileOffset: offset}
 	c.handle = r.ldr.readers.add(r, tagReader, c)
 	return c, nil
 }
@@ -348,6 +366,8 @@ type LoadedCodeObject struct {
 	regs    []uint64
 	uri     string
 	kernels []*Kernel
+	reader  CodeObjectReader // a copy of the reader's storage facts
+	segs    [][2]uint64      // loaded PT_LOAD segments: base, size
 }
 
 // Handle returns the opaque hsa_loaded_code_object_t handle.
@@ -429,7 +449,8 @@ func (e *Executable) LoadAgentCodeObject(a *Agent, c *CodeObjectReader, options 
 	if err != nil {
 		return nil, err
 	}
-	l := &LoadedCodeObject{exe: e, agent: a, file: f, uri: c.uri}
+	l := &LoadedCodeObject{exe: e, agent: a, file: f, uri: c.uri, reader: CodeObjectReader{storage: c.storage,
+		memBase: c.memBase, fd: c.fd, fileOffset: c.fileOffset, data: c.data}}
 	if name != "" {
 		l.uri += "#" + name
 	}
@@ -535,6 +556,7 @@ func (e *Executable) mapAndRelocate(l *LoadedCodeObject) error {
 			return wrapf(op, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, err, "segment %d", p.Index)
 		}
 		l.regs = append(l.regs, reg.Base)
+		l.segs = append(l.segs, [2]uint64{reg.Base, reg.Size})
 	}
 	return nil
 }

@@ -154,7 +154,7 @@ func TestLoadCodeObject(t *testing.T) {
 	done, _ := r.CreateSignal(1, nil, 0)
 	submitDispatch(q, k, 1, [3]uint16{64, 1, 1}, [3]uint32{64, 1, 1}, 0, 0, done.Handle())
 	waitZero(t, done)
-	if d := devs[0].dispatches[0]; d.Entry != k.Entry || d.Kernel != "add" || d.Program != k.Program {
+	if d := devs[0].all()[0]; d.Entry != k.Entry || d.Kernel != "add" || d.Program != k.Program {
 		t.Errorf("dispatch %+v", d)
 	}
 
@@ -295,4 +295,78 @@ func TestReaders(t *testing.T) {
 	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_ARGUMENT)
 	_, err = r.CodeObjectReaderFromFile(nil)
 	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_FILE)
+}
+
+func TestLoaderExtension(t *testing.T) {
+	r, _ := newRT(t)
+	gpu := r.GPUAgents()[0]
+	data := readTestdata(t, "kernels.gfx90a.co4.hsaco")
+	rd, _ := r.CodeObjectReaderFromMemory(data)
+	e, _ := r.CreateExecutable(HSA_PROFILE_BASE, 0, "")
+	l, err := e.LoadAgentCodeObject(gpu, rd, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := l.Kernels()[0]
+	if got, err := r.ExecutableAt(k.Entry); got != e || err != nil {
+		t.Errorf("ExecutableAt(entry) = %v, %v", got, err)
+	}
+	_, err = r.ExecutableAt(0x1000)
+	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_ARGUMENT)
+	if h, err := r.HostAddress(k.Object); h != k.Object || err != nil {
+		t.Errorf("HostAddress = %#x, %v", h, err)
+	}
+	_, err = r.HostAddress(0)
+	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_ARGUMENT)
+	segs, _ := r.SegmentDescriptors()
+	if len(segs) != 4 { // R, R E, RW (relro), RW (data)
+		t.Errorf("%d segment descriptors, want 4", len(segs))
+	}
+	for _, s := range segs {
+		if s.Executable != e || s.Agent != gpu || s.StorageType != HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY ||
+			s.StorageSize != uint64(len(data)) || r.Space().Find(s.SegmentBase) == nil {
+			t.Errorf("segment %+v", s)
+		}
+	}
+	for attr, want := range map[LoadedCodeObjectInfo]any{
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_EXECUTABLE:                      e,
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_KIND:                            uint32(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_KIND_AGENT),
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT:                           gpu,
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE:        uint32(HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY),
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_SIZE: uint64(len(data)),
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA:                      int64(l.LoadDelta()),
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE:                       l.LoadBase(),
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE:                       uint64(0x4000),
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI:                             l.URI(),
+		HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH:                      uint32(len(l.URI())),
+	} {
+		if v, err := l.Info(attr); v != want || err != nil {
+			t.Errorf("Info(%d) = %#v, %v; want %#v", attr, v, err, want)
+		}
+	}
+	_, err = l.Info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE)
+	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_ARGUMENT)
+	if got, err := r.LoadedCodeObject(l.Handle()); got != l || err != nil {
+		t.Errorf("LoadedCodeObject(handle) %v %v", got, err)
+	}
+	if len(r.Executables()) != 1 {
+		t.Errorf("%d executables", len(r.Executables()))
+	}
+	// A file range reader.
+	f, _ := os.Open("testdata/kernels.bundle")
+	defer f.Close()
+	_, err = r.CodeObjectReaderFromFileRange(f, 0, 1<<20)
+	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_FILE)
+	frd, err := r.CodeObjectReaderFromFileRange(f, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2, _ := r.CreateExecutable(HSA_PROFILE_BASE, 0, "")
+	l2, err := e2.LoadAgentCodeObject(gpu, frd, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fd, err := l2.Info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE); err != nil || fd != int32(f.Fd()) {
+		t.Errorf("file storage %v %v", fd, err)
+	}
 }

@@ -72,3 +72,11 @@ func wantStatus(t testing.TB, err error, st Status) {
 		t.Fatalf("got %v (status %v), want %v", err, StatusOf(err), st)
 	}
 }
+
+// all returns a copy of the recorded dispatches (under the lock, which
+// also orders the test's reads after the device's writes).
+func (f *fakeDevice) all() []emu.Dispatch {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]emu.Dispatch(nil), f.dispatches...)
+}

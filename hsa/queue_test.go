@@ -215,7 +215,7 @@ func TestKernelDispatch(t *testing.T) {
 	if devs[0].count() != 1 {
 		t.Fatalf("%d dispatches", devs[0].count())
 	}
-	d := devs[0].dispatches[0]
+	d := devs[0].all()[0]
 	want := emu.Dispatch{Kernel: "kern", Program: k.Program, Entry: k.Object + 256, PacketAddr: q.PacketAddr(idx),
 		QueueAddr: q.Handle(), KernargAddr: kernarg, GridSize: [3]uint32{64, 8, 1}, WorkgroupSize: [3]uint32{8, 4, 1},
 		GroupSegmentSize: 256, PrivateSegmentSize: 16, DispatchID: idx}
@@ -239,7 +239,7 @@ func TestKernelDispatch(t *testing.T) {
 	done.Store(1)
 	submitDispatch(q, k, 1, [3]uint16{64, 1, 1}, [3]uint32{64, 1, 1}, 0, kernarg, done.Handle())
 	waitZero(t, done)
-	if g := devs[0].dispatches[1].GroupSegmentSize; g != 128 {
+	if g := devs[0].all()[1].GroupSegmentSize; g != 128 {
 		t.Errorf("group segment %d, want the static 128", g)
 	}
 	select {
@@ -480,7 +480,7 @@ func TestBarrierBitOrder(t *testing.T) {
 		submitDispatch(q, k, 1, [3]uint16{1, 1, 1}, [3]uint32{uint32(i + 1), 1, 1}, 0, 0, done.Handle())
 	}
 	waitZero(t, done)
-	for i, d := range devs[0].dispatches {
+	for i, d := range devs[0].all() {
 		if d.GridSize[0] != uint32(i+1) || d.DispatchID != uint64(i) {
 			t.Errorf("dispatch %d: grid %v id %d", i, d.GridSize, d.DispatchID)
 		}
@@ -528,7 +528,7 @@ func TestMultiProducer(t *testing.T) {
 		t.Fatalf("%d dispatches, want %d", devs[0].count(), producers*each)
 	}
 	seen := map[uint32]bool{}
-	for _, d := range devs[0].dispatches {
+	for _, d := range devs[0].all() {
 		if seen[d.GridSize[0]] {
 			t.Fatalf("packet %d dispatched twice", d.GridSize[0])
 		}

@@ -82,6 +82,23 @@ type Signal struct {
 
 	mu sync.Mutex
 	ch chan struct{} // closed and replaced to wake waiters
+
+	hb atomic.Uint64 // race-detector happens-before carrier (raceEnabled)
+}
+
+// release and acquire make the detector see what the atomics on the
+// signal value order: writes before an update happen before reads after a
+// load or wait that observes it.
+func (s *Signal) release() {
+	if raceEnabled {
+		s.hb.Add(1)
+	}
+}
+
+func (s *Signal) acquire() {
+	if raceEnabled {
+		s.hb.Load()
+	}
 }
 
 type signalState struct {
@@ -353,7 +370,9 @@ func (s *Signal) Load() int64 {
 	if s.dead.Load() {
 		return 0
 	}
-	return atomic.LoadInt64(&s.s.Value)
+	v := atomic.LoadInt64(&s.s.Value)
+	s.acquire()
+	return v
 }
 
 // Store is hsa_signal_store_{relaxed,screlease}.
@@ -361,6 +380,7 @@ func (s *Signal) Store(v int64) {
 	if s.dead.Load() {
 		return
 	}
+	s.release()
 	atomic.StoreInt64(&s.s.Value, v)
 	s.wake()
 }
@@ -371,6 +391,7 @@ func (s *Signal) SilentStore(v int64) {
 	if s.dead.Load() {
 		return
 	}
+	s.release()
 	atomic.StoreInt64(&s.s.Value, v)
 }
 
@@ -380,6 +401,7 @@ func (s *Signal) Exchange(v int64) int64 {
 	if s.dead.Load() {
 		return 0
 	}
+	s.release()
 	old := atomic.SwapInt64(&s.s.Value, v)
 	s.wake()
 	return old
@@ -391,6 +413,7 @@ func (s *Signal) CAS(expected, v int64) int64 {
 	if s.dead.Load() {
 		return 0
 	}
+	s.release()
 	old := s.s.CAS(expected, v)
 	if old == expected {
 		s.wake()
@@ -403,6 +426,7 @@ func (s *Signal) Add(d int64) {
 	if s.dead.Load() {
 		return
 	}
+	s.release()
 	atomic.AddInt64(&s.s.Value, d)
 	s.wake()
 }
@@ -415,6 +439,7 @@ func (s *Signal) And(m int64) {
 	if s.dead.Load() {
 		return
 	}
+	s.release()
 	atomic.AndInt64(&s.s.Value, m)
 	s.wake()
 }
@@ -424,6 +449,7 @@ func (s *Signal) Or(m int64) {
 	if s.dead.Load() {
 		return
 	}
+	s.release()
 	atomic.OrInt64(&s.s.Value, m)
 	s.wake()
 }
@@ -433,6 +459,7 @@ func (s *Signal) Xor(m int64) {
 	if s.dead.Load() {
 		return
 	}
+	s.release()
 	for {
 		old := atomic.LoadInt64(&s.s.Value)
 		if atomic.CompareAndSwapInt64(&s.s.Value, old, old^m) {
@@ -453,6 +480,7 @@ func (s *Signal) Wait(cond Condition, compare int64, timeout time.Duration, stat
 	}
 	v := atomic.LoadInt64(&s.s.Value)
 	if cond.Holds(v, compare) || timeout <= 0 {
+		s.acquire()
 		return v
 	}
 	st := &s.rt.sig
@@ -475,6 +503,7 @@ func (s *Signal) Wait(cond Condition, compare int64, timeout time.Duration, stat
 				return v
 			}
 			if v = atomic.LoadInt64(&s.s.Value); cond.Holds(v, compare) {
+				s.acquire()
 				return v
 			}
 		}
@@ -490,6 +519,7 @@ func (s *Signal) Wait(cond Condition, compare int64, timeout time.Duration, stat
 			return v
 		}
 		if v = atomic.LoadInt64(&s.s.Value); cond.Holds(v, compare) {
+			s.acquire()
 			return v
 		}
 		left, done := expired()
@@ -531,6 +561,7 @@ func (r *Runtime) WaitAny(signals []*Signal, conds []Condition, values []int64, 
 				continue
 			}
 			if v := atomic.LoadInt64(&s.s.Value); conds[i].Holds(v, values[i]) {
+				s.acquire()
 				return i, v, true
 			}
 		}
