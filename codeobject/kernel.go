@@ -77,7 +77,8 @@ type KernelInfo struct {
 	Descriptor     *KernelDescriptor // V3+
 	KernelCode     *AMDKernelCode    // V2
 	// EntryAddr is the address of the first instruction: descriptor
-	// address + KERNEL_CODE_ENTRY_BYTE_OFFSET.
+	// address + KERNEL_CODE_ENTRY_BYTE_OFFSET (in an ET_REL object, the
+	// entry function's section offset).
 	EntryAddr uint64
 	// CodeAddr/CodeSize is the kernel's machine code (the STT_FUNC entry
 	// symbol in V3+; the V2 kernel symbol past its amd_kernel_code_t).
@@ -151,6 +152,12 @@ func (f *File) Kernels() ([]KernelInfo, error) {
 			k.EntryAddr = sym.Value + uint64(k.Descriptor.KernelCodeEntryByteOffset)
 			if fn, ok := byName[strings.TrimSuffix(sym.Name, ".kd")]; ok && fn.Type == STT_FUNC {
 				k.CodeAddr, k.CodeSize = fn.Value, fn.Size
+				if f.Type == elf.ET_REL {
+					// In a relocatable object the entry offset is still a
+					// relocation (R_AMDGPU_REL64 against the function) and
+					// values are section offsets: the entry is the function.
+					k.EntryAddr = fn.Value
+				}
 			} else {
 				k.CodeAddr = k.EntryAddr
 			}
