@@ -71,6 +71,9 @@ func exercise(f *File) {
 	}
 	f.Validate()
 	f.Encode()
+	if img, lo, err := f.Image(); err == nil {
+		f.Relocate(img, lo, 0x1000000, func(Symbol) (uint64, error) { return 0x2000, nil })
+	}
 }
 
 func FuzzNewFile(f *testing.F) {
