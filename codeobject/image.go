@@ -11,8 +11,8 @@ const MaxImageSize = 1 << 30
 
 // Image returns the object's loaded form: the PT_LOAD segments placed at
 // their virtual addresses relative to the lowest one (lo), file bytes
-// copied and the rest (p_memsz beyond p_filesz, gaps) zero. A loader copies
-// img to base+lo... or maps it, then calls Relocate.
+// copied and the rest (p_memsz beyond p_filesz, gaps) zero. A loader puts
+// img at address base+lo (base being the load bias) and calls Relocate.
 func (f *File) Image() (img []byte, lo uint64, err error) {
 	segs := f.LoadSegments()
 	if len(segs) == 0 {
