@@ -470,6 +470,7 @@ func (q *Queue) fail(err error) {
 	q.errMu.Unlock()
 	q.state.CompareAndSwap(queueActive, queueError)
 	fmt.Fprintf(q.rt.stderr, "rocpu: queue %d (%s) error %s: %v\n", q.ID(), q.agent.name, st, err)
+	q.rt.memoryFaultEvent(q.agent, err)
 	if q.cb != nil {
 		q.cb(st, q)
 	}

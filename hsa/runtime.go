@@ -171,7 +171,8 @@ type Runtime struct {
 	sig signalState
 	q   queueState
 
-	ldr loaderState
+	ldr    loaderState
+	events eventState
 
 	kernMu  sync.RWMutex
 	kernels map[uint64]*Kernel
