@@ -261,6 +261,21 @@ func TestLoadVersions(t *testing.T) {
 	if _, err := e2.Symbol("add", r.GPUAgents()[1]); err != nil {
 		t.Errorf("V2 kernel symbol: %v", err)
 	}
+	// V3 uses the legacy target syntax: clang-15 marks gfx906 objects
+	// xnack+ and sramecc+, and legacy settings match strictly.
+	r3, _ := newRT(t, "gfx906:xnack-", "gfx906:xnack+")
+	_, _, err = loadExe(t, r3, r3.GPUAgents()[0], "kernels.gfx906.co3.hsaco")
+	wantStatus(t, err, HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS)
+	e3, l3, err := loadExe(t, r3, r3.GPUAgents()[1], "kernels.gfx906.co3.hsaco")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l3.Kernels()) != 2 || l3.File().Version() != codeobject.V3 {
+		t.Errorf("V3: %d kernels, version %v", len(l3.Kernels()), l3.File().Version())
+	}
+	if _, err := e3.Symbol("add.kd", r3.GPUAgents()[1]); err != nil {
+		t.Errorf("V3 kernel symbol: %v", err)
+	}
 }
 
 func TestReaders(t *testing.T) {

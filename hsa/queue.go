@@ -57,6 +57,7 @@ type Queue struct {
 	ring     *vmem.Region
 	size     uint32
 	doorbell *Signal
+	inactive *Signal // amd_queue_t.queue_inactive_signal: the error status once the queue fails
 	cb       QueueErrorCallback
 
 	state  atomic.Int32
@@ -146,8 +147,15 @@ func (r *Runtime) CreateQueue(a *Agent, size uint32, typ QueueType, cb QueueErro
 		r.space.Free(ring.Base)
 		return nil, err
 	}
+	inactive, err := r.CreateSignal(0, nil, 0)
+	if err != nil {
+		db.Destroy()
+		r.space.Free(qreg.Base)
+		r.space.Free(ring.Base)
+		return nil, err
+	}
 	q := &Queue{rt: r, agent: a, addr: qreg.Base, amd: vmem.ViewIn[abi.AMDQueue](qreg, qreg.Base), ring: ring,
-		size: size, doorbell: db, cb: cb, done: make(chan struct{})}
+		size: size, doorbell: db, inactive: inactive, cb: cb, done: make(chan struct{})}
 	// Every slot starts INVALID: a producer's header store is what makes a
 	// packet valid.
 	for i := uint32(0); i < size; i++ {
@@ -169,6 +177,7 @@ func (r *Runtime) CreateQueue(a *Agent, size uint32, typ QueueType, cb QueueErro
 	aq.MaxWaveID = uint32(a.chip.wavesPerCU - 1)
 	aq.ReadDispatchIDFieldBaseByteOffset = uint32(unsafe.Offsetof(abi.AMDQueue{}.ReadDispatchID))
 	aq.QueueProperties = abi.AMD_QUEUE_PROPERTIES_IS_PTR64
+	aq.QueueInactiveSignal = inactive.Handle()
 	q.priority.Store(HSA_AMD_QUEUE_PRIORITY_NORMAL)
 	q.ctx, q.cancel = context.WithCancel(r.ctx)
 	go q.process()
@@ -378,6 +387,7 @@ func (q *Queue) Destroy() error {
 	r.q.mu.Unlock()
 	q.stop(queueDestroyed)
 	q.doorbell.Destroy()
+	q.inactive.Destroy()
 	r.space.Free(q.ring.Base)
 	r.space.Free(q.addr)
 	return nil
@@ -470,6 +480,7 @@ func (q *Queue) fail(err error) {
 	q.errMu.Unlock()
 	q.state.CompareAndSwap(queueActive, queueError)
 	fmt.Fprintf(q.rt.stderr, "rocpu: queue %d (%s) error %s: %v\n", q.ID(), q.agent.name, st, err)
+	q.inactive.Store(int64(st))
 	q.rt.memoryFaultEvent(q.agent, err)
 	if q.cb != nil {
 		q.cb(st, q)

@@ -338,6 +338,9 @@ func TestInvalidPackets(t *testing.T) {
 				t.Fatal("error callback not called")
 			}
 			wantStatus(t, q.Err(), c.want)
+			if is, err := r.Signal(q.ABI().QueueInactiveSignal); err != nil || is.Load() != int64(c.want) {
+				t.Errorf("queue_inactive_signal %v holds %d, want the status", err, is.Load())
+			}
 			if q.LoadReadIndex() != idx {
 				t.Errorf("read index %d, want the failing packet %d", q.LoadReadIndex(), idx)
 			}
