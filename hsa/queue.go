@@ -180,7 +180,7 @@ func (r *Runtime) CreateQueue(a *Agent, size uint32, typ QueueType, cb QueueErro
 	aq.QueueInactiveSignal = inactive.Handle()
 	q.priority.Store(HSA_AMD_QUEUE_PRIORITY_NORMAL)
 	q.ctx, q.cancel = context.WithCancel(r.ctx)
-	go q.process()
+	go q.run()
 	return q, nil
 }
 
@@ -416,9 +416,7 @@ func (e *packetError) Unwrap() error { return e.err }
 // packet's barrier bit; fences are no-ops because every device access is a
 // host access (x86-64 TSO) and the Go atomics around each packet are
 // sequentially consistent.
-func (q *Queue) process() {
-	defer close(q.done)
-	db := q.doorbell
+func (q *Queue) process() error {
 	for q.state.Load() == queueActive {
 		rd := q.amd.LoadReadIndex()
 		if rd >= q.amd.LoadWriteIndex() {
@@ -434,15 +432,26 @@ func (q *Queue) process() {
 			})
 			continue
 		}
+		q.doorbell.acquire()
 		if err := q.execute(pkt, hdr, rd); err != nil {
 			if q.ctx.Err() != nil || q.state.Load() != queueActive {
-				return // inactivated or shut down: not a queue error
+				return nil // inactivated or shut down: not a queue error
 			}
-			q.fail(err)
-			return
+			q.state.CompareAndSwap(queueActive, queueError)
+			return err
 		}
 	}
-	_ = db
+	return nil
+}
+
+// run is the packet processor's goroutine. A failure is reported after
+// done is closed, so an error callback may destroy the queue.
+func (q *Queue) run() {
+	err := q.process()
+	close(q.done)
+	if err != nil {
+		q.fail(err)
+	}
 }
 
 // waitDoorbell blocks until ready holds, the doorbell is rung, the queue
@@ -466,8 +475,11 @@ func (q *Queue) waitDoorbell(ready func() bool) {
 	}
 }
 
-// fail puts the queue into its error state: the fault goes to stderr and
-// the error callback runs (no lock held). The failing packet stays at the
+// fail reports the error that put the queue into its error state: the
+// fault goes to stderr, queue_inactive_signal gets the status, system
+// event handlers hear of memory faults, and the error callback runs (no
+// lock held, on the processor's goroutine after it stopped processing, so
+// the callback may destroy the queue). The failing packet stays at the
 // read index, unconsumed.
 func (q *Queue) fail(err error) {
 	st := StatusOf(err)
@@ -478,14 +490,13 @@ func (q *Queue) fail(err error) {
 	q.errMu.Lock()
 	q.err = &Error{Op: "packet processor", Status: st, Msg: fmt.Sprintf("queue %d", q.ID()), Err: err}
 	q.errMu.Unlock()
-	q.state.CompareAndSwap(queueActive, queueError)
+	q.rt.sig.broadcastAny() // wake Launch and other waiters watching Err
 	fmt.Fprintf(q.rt.stderr, "rocpu: queue %d (%s) error %s: %v\n", q.ID(), q.agent.name, st, err)
 	q.inactive.Store(int64(st))
 	q.rt.memoryFaultEvent(q.agent, err)
 	if q.cb != nil {
 		q.cb(st, q)
 	}
-	q.rt.sig.broadcastAny() // wake Launch and other waiters watching Err
 }
 
 // execute runs one packet and retires it: release, slot back to INVALID,

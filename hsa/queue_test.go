@@ -610,3 +610,24 @@ func TestRegisterKernelErrors(t *testing.T) {
 	}
 	_ = unsafe.Sizeof(0)
 }
+
+// TestCallbackDestroysQueue: an error callback may destroy its queue.
+func TestCallbackDestroysQueue(t *testing.T) {
+	r, _ := newRT(t)
+	destroyed := make(chan error, 1)
+	q, err := r.CreateQueue(r.GPUAgents()[0], 64, HSA_QUEUE_TYPE_MULTI, func(st Status, q *Queue) { destroyed <- q.Destroy() }, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	submit(q, abi.PacketHeader(0x7F), 0, nil)
+	select {
+	case err := <-destroyed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Destroy inside the error callback deadlocked")
+	}
+	_, err = r.Queue(q.Handle())
+	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_QUEUE)
+}
