@@ -301,20 +301,26 @@ func CompressBundle(bundle []byte, method, version uint16) ([]byte, error) {
 
 // HIPFatBinaries finds the device bundles of a HIP host executable or
 // shared object: the contents of its .hip_fatbin section (one bundle per
-// translation unit, each at a 4096-byte boundary).
+// translation unit, each at a 4096-byte boundary), or, without that
+// section name, the fat binary the __hip_fatbin_wrapper points at.
 func HIPFatBinaries(data []byte) ([]*Bundle, error) {
 	ef, err := safeELF(data)
 	if err != nil {
 		return nil, err
 	}
-	s := ef.Section(".hip_fatbin")
-	if s == nil {
-		return nil, fmt.Errorf("codeobject: no .hip_fatbin section: not a HIP executable")
+	var fbOff, fbSize uint64
+	if s := ef.Section(".hip_fatbin"); s != nil {
+		if s.Type == elf.SHT_NOBITS || s.Offset > uint64(len(data)) || s.Size > uint64(len(data))-s.Offset {
+			return nil, formatErr(int64(s.Offset), ".hip_fatbin section lies outside the file")
+		}
+		fbOff, fbSize = s.Offset, s.Size
+	} else if off, size, ok := hipFatbinWrapper(ef, data); ok {
+		fbOff, fbSize = off, size
+	} else {
+		return nil, fmt.Errorf("codeobject: no .hip_fatbin section or HIP fat binary wrapper: not a HIP executable")
 	}
-	if s.Type == elf.SHT_NOBITS || s.Offset > uint64(len(data)) || s.Size > uint64(len(data))-s.Offset {
-		return nil, formatErr(int64(s.Offset), ".hip_fatbin section lies outside the file")
-	}
-	fb := data[s.Offset : s.Offset+s.Size]
+	s := struct{ Offset uint64 }{fbOff}
+	fb := data[fbOff : fbOff+fbSize]
 	var out []*Bundle
 	for off := 0; off < len(fb); {
 		i := bytes.Index(fb[off:], []byte(BundleMagic))
@@ -335,6 +341,35 @@ func HIPFatBinaries(data []byte) ([]*Bundle, error) {
 		return nil, formatErr(int64(s.Offset), ".hip_fatbin holds no offload bundle")
 	}
 	return out, nil
+}
+
+// hipFatbinWrapper follows the __hip_fatbin_wrapper structure HIP's
+// startup code passes to __hipRegisterFatBinary ({u32 magic "HIPF", u32
+// version, u64 address of the fat binary, u64 unused}, in section
+// .hipFatBinSegment) to the device code, through the program headers; the
+// bundle runs to the end of its segment's file bytes.
+func hipFatbinWrapper(ef *elf.File, data []byte) (off, size uint64, ok bool) {
+	ws := ef.Section(".hipFatBinSegment")
+	if ws == nil || ws.Type == elf.SHT_NOBITS || ws.Offset > uint64(len(data)) || ws.Size < 16 || ws.Size > uint64(len(data))-ws.Offset {
+		return 0, 0, false
+	}
+	w := data[ws.Offset:]
+	if le.Uint32(w) != 0x48495046 {
+		return 0, 0, false
+	}
+	addr := le.Uint64(w[8:])
+	for _, p := range ef.Progs {
+		if p.Type != elf.PT_LOAD || addr < p.Vaddr || addr-p.Vaddr >= p.Filesz {
+			continue
+		}
+		off = p.Off + (addr - p.Vaddr)
+		size = p.Filesz - (addr - p.Vaddr)
+		if off > uint64(len(data)) || size > uint64(len(data))-off {
+			return 0, 0, false
+		}
+		return off, size, true
+	}
+	return 0, 0, false
 }
 
 // safeELF opens a host ELF file with debug/elf, turning a panic on corrupt

@@ -167,3 +167,22 @@ func TestCorpusHIPExecutables(t *testing.T) {
 		}
 	}
 }
+
+// TestHIPFatbinWrapper: with the .hip_fatbin section renamed, the bundle
+// is still found through the wrapper HIP registers (.hipFatBinSegment).
+func TestHIPFatbinWrapper(t *testing.T) {
+	data := readTestdata(t, "scale")
+	i := bytes.Index(data, []byte(".hip_fatbin\x00"))
+	if i < 0 {
+		t.Fatal("no .hip_fatbin name in the section-name table")
+	}
+	mod := bytes.Clone(data)
+	copy(mod[i:], ".xxx_fatbin")
+	bds, err := HIPFatBinaries(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bds) != 1 || len(bds[0].CodeObjects()) != 2 {
+		t.Errorf("%d bundles", len(bds))
+	}
+}
