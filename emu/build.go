@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -41,6 +42,9 @@ func init() {
 		var in isa.Inst
 		target, _ := t.target.(isa.Target)
 		if err := isa.DecodeInto(&in, target, t.data[pc-t.base:]); err != nil {
+			if errors.Is(err, isa.ErrNotSupported) {
+				return nil, fmt.Errorf("%w (%w)", err, ErrNotSupported)
+			}
 			return nil, err
 		}
 		return buildOp(&in)

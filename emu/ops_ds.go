@@ -141,9 +141,10 @@ func dsAtomic(w *wave, o *op) {
 	}
 }
 
+// dsSwizzle: ds_swizzle_b32 vdst, vaddr — the data is the address operand.
 func dsSwizzle(w *wave, o *op) {
 	exec := w.exec()
-	src := w.vsrc(&o.src[1], &w.tmp[1])
+	src := w.vsrc(&o.src[0], &w.tmp[0])
 	var tmp [64]uint32
 	off := uint32(o.offset)
 	for l := 0; l < 64; l++ {

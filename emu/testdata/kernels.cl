@@ -159,3 +159,27 @@ __kernel void nbody(__global const float4 *pos, __global float4 *acc, int n) {
   }
   acc[i] = (float4)(ax, ay, az, 0.0f);
 }
+
+// Cross-lane operations: DPP moves, ds_swizzle, ds_bpermute, readlane, mbcnt.
+__kernel void lanes(__global const int *in, __global int *out) {
+  int i = get_global_id(0);
+  int x = in[i];
+  __global int *o = out + i * 8;
+  o[0] = __builtin_amdgcn_mov_dpp(x, 0x1B, 0xF, 0xF, false); // quad_perm:[3,2,1,0]
+  o[1] = __builtin_amdgcn_mov_dpp(x, 0x111, 0xF, 0xF, true); // row_shr:1 bound_ctrl:0
+  o[2] = __builtin_amdgcn_mov_dpp(x, 0x140, 0xF, 0xF, false); // row_mirror
+  o[3] = __builtin_amdgcn_ds_swizzle(x, 0x041F);             // xor_mask 1
+  o[4] = __builtin_amdgcn_ds_bpermute(((i & 63) ^ 5) * 4, x);
+  o[5] = __builtin_amdgcn_readlane(x, 7);
+  o[6] = __builtin_amdgcn_mov_dpp(x, 0x138, 0xF, 0xF, true); // wave_shr:1 bound_ctrl:0
+  o[7] = (int)__builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+}
+
+// Byte and half-word arithmetic (SDWA selects on GFX9).
+__kernel void bytes(__global const uchar4 *a, __global const short2 *b, __global uchar4 *c, __global short2 *d) {
+  int i = get_global_id(0);
+  uchar4 x = a[i];
+  short2 y = b[i];
+  c[i] = x * (uchar4)(3) + x.wzyx;
+  d[i] = (short2)(y.x * y.y, y.y - y.x) >> (short2)(1);
+}
