@@ -27,6 +27,8 @@ prints the findings. Exit status: 0 when every file was read and has no
 validation errors, 1 when a file is unreadable or has validation errors,
 2 for bad usage.`
 
+const readobjArgs = "[--json] [--validate] [--notes] [--kernels] [--symbols] [--relocs] FILE..."
+
 type readobjOpts struct {
 	json, validate, notes, kernels, symbols, relocs bool
 }
@@ -35,7 +37,7 @@ func init() {
 	register(&command{
 		name:    "readobj",
 		summary: readobjSummary,
-		usage:   "[--json] [--validate] [--notes] [--kernels] [--symbols] [--relocs] FILE...\n\n" + readobjHelp,
+		usage:   readobjArgs,
 		run:     runReadobj,
 	})
 }
@@ -48,6 +50,20 @@ func runReadobj(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.kernels, "kernels", false, "print the kernels: descriptor, registers, segments, inputs, kernarg layout")
 	fs.BoolVar(&o.symbols, "symbols", false, "print the symbol tables")
 	fs.BoolVar(&o.relocs, "relocs", false, "print the relocations")
+	wantHelp := false
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--h", "--help":
+			wantHelp = true
+		}
+	}
+	fs.Usage = func() {
+		if wantHelp && fs.Output() != stdout {
+			return // the flag package's own call; parse prints the help to stdout
+		}
+		fmt.Fprintf(fs.Output(), "usage: rocpu readobj %s\n\n%s.\n\n%s\n\nflags:\n", readobjArgs, readobjSummary, readobjHelp)
+		fs.PrintDefaults()
+	}
 	if st, ok := parse(fs, args, stdout); !ok {
 		return st
 	}
