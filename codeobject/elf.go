@@ -149,7 +149,6 @@ type File struct {
 
 	data    []byte
 	version Version
-	closer  io.Closer
 
 	// Lazily computed results.
 	notes    []Note
