@@ -514,3 +514,25 @@ func TestLDSOutOfRange(t *testing.T) {
 	}()
 	exec1(t, w, "ds_read_b32", &op{dst: v(2), src: [3]operand{v(0)}, imm: mB32})
 }
+
+func TestGPRIndexMode(t *testing.T) {
+	w := testWave(t)
+	w.setExec(1)
+	for r := 0; r < 8; r++ {
+		w.v[r*64] = uint32(100 + r)
+	}
+	w.s[5] = 3
+	exec1(t, w, "s_set_gpr_idx_on", &op{src: [3]operand{s(5), k(1)}}) // index 3, src0 enabled
+	if !w.gprIdx || w.s[sM0]&0xF0FF != 0x1003 {
+		t.Fatalf("M0 %#x gprIdx %v", w.s[sM0], w.gprIdx)
+	}
+	o := &op{fn: semantics["v_mov_b32"].fn, class: ClassVALU, dst: v(10), src: [3]operand{v(1)}}
+	w.execIndexed(o)
+	if w.v[10*64] != 104 {
+		t.Errorf("indexed v_mov read %d, want v4 = 104", w.v[10*64])
+	}
+	exec1(t, w, "s_set_gpr_idx_off", &op{})
+	if w.gprIdx {
+		t.Error("s_set_gpr_idx_off left index mode on")
+	}
+}

@@ -525,9 +525,17 @@ func init() {
 	def("s_trap", ClassBranch, "", opTrap)
 	def("s_sleep", ClassOther, "", opSleep)
 	for _, n := range []string{"s_nop", "s_waitcnt", "s_setprio", "s_icache_inv", "s_incperflevel", "s_decperflevel",
-		"s_ttracedata", "s_setkill", "s_sethalt", "s_wakeup", "s_set_gpr_idx_off"} {
+		"s_ttracedata", "s_setkill", "s_sethalt", "s_wakeup"} {
 		def(n, ClassOther, "", opNop)
 	}
+	// GPR index mode (execIndexed).
+	defS("s_set_gpr_idx_on", "ii", func(w *wave, o *op) {
+		w.s[sM0] = w.s[sM0]&^0xF0FF | w.sread32(&o.src[0])&0xFF | (w.sread32(&o.src[1])&0xF)<<12
+		w.gprIdx = true
+	})
+	defS("s_set_gpr_idx_off", "", func(w *wave, o *op) { w.gprIdx = false })
+	defS("s_set_gpr_idx_idx", "i", func(w *wave, o *op) { w.s[sM0] = w.s[sM0]&^0xFF | w.sread32(&o.src[0])&0xFF })
+	defS("s_set_gpr_idx_mode", "", func(w *wave, o *op) { w.s[sM0] = w.s[sM0]&^0xF000 | (o.imm&0xF)<<12 })
 	def("s_sendmsg", ClassOther, "", opSendmsg)
 	def("s_sendmsghalt", ClassOther, "", opSendmsg)
 	def("s_memtime", ClassSMEM, "", func(w *wave, o *op) { w.swrite64(&o.dst, uint64(time.Since(clockBase))) })

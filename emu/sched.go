@@ -322,6 +322,10 @@ func (w *wave) exec1() {
 		w.pc += uint64(o.n)
 		w.icount[o.class]++
 		w.since++
+		if w.gprIdx && o.class == ClassVALU {
+			w.execIndexed(o)
+			continue
+		}
 		o.fn(w, o)
 	}
 }
@@ -363,6 +367,10 @@ func (w *wave) exec1Trace() {
 		w.pc += uint64(o.n)
 		w.icount[o.class]++
 		w.since++
+		if w.gprIdx && o.class == ClassVALU {
+			w.execIndexed(o)
+			continue
+		}
 		o.fn(w, o)
 	}
 }
@@ -388,4 +396,22 @@ func (r *run) mirrorScratch() {
 	le.PutUint64(b[unsafe.Offsetof(q.ScratchBackingMemoryLocation):], r.scratch.base)
 	le.PutUint64(b[unsafe.Offsetof(q.ScratchBackingMemoryByteSize):], uint64(len(r.scratch.data)))
 	le.PutUint32(b[unsafe.Offsetof(q.ScratchWave64LaneByteSize):], r.setup.privateSize)
+}
+
+// execIndexed runs a VALU instruction in GPR index mode (GFX9
+// s_set_gpr_idx_on): the VGPR operands the mode enables (M0[12] src0,
+// [13] src1, [14] src2, [15] dst) are offset by M0[7:0].
+func (w *wave) execIndexed(o *op) {
+	w.idxOp = *o
+	m0 := w.s[sM0]
+	idx, mode := uint16(m0&0xFF), m0>>12&0xF
+	for i := 0; i < 3; i++ {
+		if mode>>i&1 != 0 && w.idxOp.src[i].kind == kVGPR {
+			w.idxOp.src[i].idx += idx
+		}
+	}
+	if mode&8 != 0 && w.idxOp.dst.kind == kVGPR {
+		w.idxOp.dst.idx += idx
+	}
+	w.idxOp.fn(w, &w.idxOp)
 }

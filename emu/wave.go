@@ -31,6 +31,9 @@ type wave struct {
 	lastStore     uint64 // last 64-bit value stored by the wave (ockl event mailbox)
 	lastStoreAddr uint64
 
+	gprIdx bool // s_set_gpr_idx_on: VALU VGPR operands are offset by M0[7:0]
+	idxOp  op   // the current instruction with its operands offset
+
 	icount [NumClasses]uint64
 	loaded uint64
 	stored uint64
