@@ -653,12 +653,27 @@ func (e *Executable) registerSymbols(l *LoadedCodeObject) error {
 	return nil
 }
 
+// codeInvalidator is implemented by devices that cache decoded code
+// (emu.Device.InvalidateCode): unloading must drop it, since a later load
+// may map other code at the same addresses.
+type codeInvalidator interface {
+	InvalidateCode(addr, size uint64)
+}
+
 // unload undoes a (possibly partial) load.
 func (l *LoadedCodeObject) unload() {
 	r := l.exe.rt
 	for _, k := range l.kernels {
 		r.UnregisterKernel(k.Object)
 	}
+	for _, a := range r.agents {
+		if ci, ok := a.dev.(codeInvalidator); ok {
+			for _, s := range l.segs {
+				ci.InvalidateCode(s[0], s[1])
+			}
+		}
+	}
+	l.segs = nil
 	for _, b := range l.regs {
 		r.space.Unregister(b)
 	}

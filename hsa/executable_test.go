@@ -2,8 +2,10 @@ package hsa
 
 import (
 	"encoding/binary"
+	"io"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rocpu/rocpu/codeobject"
@@ -383,5 +385,42 @@ func TestLoaderExtension(t *testing.T) {
 	}
 	if fd, err := l2.Info(HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE); err != nil || fd != int32(f.Fd()) {
 		t.Errorf("file storage %v %v", fd, err)
+	}
+}
+
+// invalidatingDevice records InvalidateCode calls.
+type invalidatingDevice struct {
+	fakeDevice
+	mu     sync.Mutex
+	ranges [][2]uint64
+}
+
+func (d *invalidatingDevice) InvalidateCode(addr, size uint64) {
+	d.mu.Lock()
+	d.ranges = append(d.ranges, [2]uint64{addr, size})
+	d.mu.Unlock()
+}
+
+// TestUnloadInvalidatesCode: destroying an executable tells the device to
+// forget decoded code of every unloaded segment.
+func TestUnloadInvalidatesCode(t *testing.T) {
+	dev := &invalidatingDevice{}
+	r, err := New(Config{Stderr: io.Discard, NewDevice: func(DeviceConfig) (Device, error) { return dev, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	e, l, err := loadExe(t, r, r.GPUAgents()[0], "kernels.gfx90a.co4.hsaco")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := l.Kernels()[0].Entry
+	e.Destroy()
+	found := false
+	for _, rg := range dev.ranges {
+		found = found || rg[0] <= entry && entry < rg[0]+rg[1]
+	}
+	if len(dev.ranges) != 4 || !found {
+		t.Errorf("invalidated %#x, want the 4 segments including the code at %#x", dev.ranges, entry)
 	}
 }
