@@ -2,6 +2,7 @@ package emu
 
 import (
 	"syscall"
+	"time"
 	"testing"
 )
 
@@ -111,4 +112,33 @@ func BenchmarkNbody(b *testing.B) {
 	// On a shared machine wall time understates the engine: also report
 	// VALU instructions per second of process CPU time.
 	b.ReportMetric(float64(valu)/(cpuTime()-cpu0)/1e6, "MVALU/cpu-s")
+}
+
+// BenchmarkWorkers runs a compute-bound kernel (divloop, 63 iterations per
+// lane) over a large grid with one and with two workers and reports the
+// speed-up (the target is at least 1.8 on an otherwise idle machine).
+func BenchmarkWorkers(b *testing.B) {
+	path := testObjectPath("gfx90a", "O2")
+	haveObject(b, path)
+	mem := &testMem{}
+	obj := loadObject(b, mem, path)
+	d := newTestDevice(b, "gfx90a", mem)
+	n := 1 << 16
+	in, out := obj.buf(b, 4*n), obj.buf(b, 4*n)
+	for i := range in.Data {
+		in.Data[i] = 0xFF
+	}
+	args := kargs(in.Base, out.Base, n)
+	var elapsed [2]float64
+	for i := 0; i < b.N; i++ {
+		for wk := 1; wk <= 2; wk++ {
+			d.cfg.Workers = wk
+			st := time.Now()
+			if _, err := obj.launch(b, d, "divloop", [3]uint32{uint32(n), 1, 1}, [3]uint32{256, 1, 1}, 0, args); err != nil {
+				b.Fatal(err)
+			}
+			elapsed[wk-1] += time.Since(st).Seconds()
+		}
+	}
+	b.ReportMetric(elapsed[0]/elapsed[1], "speedup-2w")
 }
