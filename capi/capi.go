@@ -146,6 +146,13 @@ func put(out unsafe.Pointer, v any, strSize int) error {
 		}
 		*(*uint64)(out) = h
 		return nil
+	case *hsa.Executable:
+		var h uint64
+		if x != nil {
+			h = x.Handle()
+		}
+		*(*uint64)(out) = h
+		return nil
 	case *hsa.Agent:
 		var h uint64
 		if x != nil {

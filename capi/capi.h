@@ -11,6 +11,7 @@
 void capi_call_queue_error(void *cb, int32_t status, uint64_t queue, void *data);
 bool capi_call_signal_handler(void *fn, int64_t value, void *arg);
 void capi_call_async_function(void *fn, void *arg);
+int32_t capi_call_system_event(void *cb, uint64_t agent, uint64_t address, uint32_t reasons, void *data);
 
 /* List kinds of rocpu_list (capi.go). */
 enum {

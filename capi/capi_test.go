@@ -318,3 +318,55 @@ func TestRocminfo(t *testing.T) {
 		t.Logf("rocminfo output:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 }
+
+func TestHIP(t *testing.T) {
+	hipcc, err := exec.LookPath("hipcc")
+	if err != nil {
+		t.Skip("hipcc not installed")
+	}
+	if _, err := os.Stat(hipPath); err != nil {
+		t.Skip("Debian's HIP runtime (libamdhip64-5) not installed")
+	}
+	lib := buildLib(t)
+	exe := filepath.Join(t.TempDir(), "hip_smoke")
+	if out, err := exec.Command(hipcc, "--offload-arch=gfx90a", "-o", exe, filepath.Join("testdata", "hip_smoke.hip")).CombinedOutput(); err != nil {
+		t.Fatalf("hipcc: %v\n%s", err, out)
+	}
+	stdout, stderr, err := run(t, lib, []string{"ROCPU_STATS=1"}, exe)
+	if err != nil {
+		t.Fatalf("hip_smoke: %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	for _, want := range []string{
+		"devices: 1",
+		"device: AMD Instinct MI210 arch gfx90a:sramecc+:xnack- CUs 104 warp 64",
+		"roundtrip: 1 1",
+		"hipDeviceSynchronize() -> hipSuccess",
+		"kernel: 0 of 1000 wrong",
+		"hipFree(d) -> hipSuccess",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("hip_smoke output lacks %q", want)
+		}
+	}
+	// The --stats summary, printed by the library's destructor after HIP's.
+	if !strings.Contains(stderr, "rocpu: ") || !strings.Contains(stderr, " 4 workgroups, 16 waves,") {
+		t.Errorf("no or wrong stats summary")
+	}
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+
+	// HIP's own log shows no error or warning from initialisation on.
+	_, log, err := run(t, lib, []string{"AMD_LOG_LEVEL=4"}, exe)
+	if err != nil {
+		t.Fatalf("hip_smoke with AMD_LOG_LEVEL=4: %v\n%s", err, log)
+	}
+	for _, line := range strings.Split(log, "\n") {
+		if strings.HasPrefix(line, ":0:") || strings.HasPrefix(line, ":1:") || strings.HasPrefix(line, ":2:") {
+			t.Errorf("HIP logged: %s", line)
+		}
+	}
+	if !strings.Contains(log, "Initializing HSA stack") {
+		t.Errorf("AMD_LOG_LEVEL=4 log lacks HIP's initialisation (did the log go elsewhere?)")
+	}
+}

@@ -10,9 +10,7 @@ import "C"
 import (
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
-	"syscall"
+	"sync"
 	"unsafe"
 
 	"github.com/rocpu/rocpu/hsa"
@@ -24,6 +22,24 @@ func goString(s *C.char) string {
 		return ""
 	}
 	return C.GoString(s)
+}
+
+// appFiles keeps the *os.File wrappers of application descriptors alive
+// for good: a collected wrapper's finalizer would close the application's
+// descriptor (or whatever file later reuses its number). The reader reports
+// the descriptor back (CODE_OBJECT_STORAGE_FILE); the application closes it.
+var (
+	appFilesMu sync.Mutex
+	appFiles   []*os.File
+)
+
+// appFile wraps the application's descriptor fd without taking it over.
+func appFile(fd int) *os.File {
+	f := os.NewFile(uintptr(fd), fdName(fd))
+	appFilesMu.Lock()
+	appFiles = append(appFiles, f)
+	appFilesMu.Unlock()
+	return f
 }
 
 // fdName returns the path behind a file descriptor, for the reader's URI.
@@ -47,36 +63,17 @@ func rocpu_reader_from_file(fd C.int, offset, size C.size_t, ranged C.int, out *
 	if fd < 0 {
 		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_FILE, "file descriptor %d", int(fd)))
 	}
-	var c *hsa.CodeObjectReader
+	f := appFile(int(fd))
+	off, n := uint64(0), uint64(0)
 	if ranged != 0 {
-		// The loader extension's ranged reader: the code object is the
-		// size bytes at offset (an application bundling code objects in
-		// one file).
-		if size == 0 || size > 1<<30 {
-			return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "size %d", size))
+		if size == 0 {
+			return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "size 0"))
 		}
-		data := make([]byte, int(size))
-		n, err := syscall.Pread(int(fd), data, int64(offset))
-		if err != nil || n != len(data) {
-			return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_FILE, "reading %d bytes at %d of %s: %v", size, offset, fdName(int(fd)), err))
-		}
-		c, err = r.CodeObjectReaderFromMemory(data)
-		if err != nil {
-			return fail(op, err)
-		}
-	} else {
-		// Read through a duplicate so that closing it leaves the
-		// application's descriptor open.
-		dup, err := syscall.Dup(int(fd))
-		if err != nil {
-			return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_FILE, "file descriptor %d: %v", int(fd), err))
-		}
-		f := os.NewFile(uintptr(dup), fdName(int(fd)))
-		c, err = r.CodeObjectReaderFromFile(f)
-		f.Close()
-		if err != nil {
-			return fail(op, err)
-		}
+		off, n = uint64(offset), uint64(size)
+	}
+	c, err := r.CodeObjectReaderFromFileRange(f, off, n)
+	if err != nil {
+		return fail(op, err)
 	}
 	*out = C.uint64_t(c.Handle())
 	return ok
@@ -295,63 +292,6 @@ func rocpu_symbol_get_info(sym C.uint64_t, attr C.uint32_t, out unsafe.Pointer) 
 	return answer(op, out, v, err, -1)
 }
 
-// loadedCodeObject finds a loaded code object by handle.
-func loadedCodeObject(r *hsa.Runtime, h uint64) (*hsa.Executable, *hsa.LoadedCodeObject) {
-	for _, e := range r.Executables() {
-		for _, l := range e.LoadedCodeObjects() {
-			if l.Handle() == h {
-				return e, l
-			}
-		}
-	}
-	return nil, nil
-}
-
-// Loaded code object attributes (hsa_ven_amd_loader_loaded_code_object_info_t).
-const (
-	lcoExecutable  = 1
-	lcoKind        = 2
-	lcoAgent       = 3
-	lcoStorageType = 4
-	lcoMemoryBase  = 5
-	lcoMemorySize  = 6
-	lcoFile        = 7
-	lcoLoadDelta   = 8
-	lcoLoadBase    = 9
-	lcoLoadSize    = 10
-	lcoURILength   = 11
-	lcoURI         = 12
-
-	storageNone   = 0
-	storageFile   = 1
-	storageMemory = 2
-	kindAgent     = 1
-)
-
-// uriRange parses the offset and size of a code object URI's range
-// specifier (INVENTORY §1.9).
-func uriRange(uri string) (scheme string, offset, size uint64) {
-	scheme, _, _ = strings.Cut(uri, "://")
-	i := strings.IndexAny(uri, "#?")
-	if i < 0 {
-		return scheme, 0, 0
-	}
-	for _, kv := range strings.Split(uri[i+1:], "&") {
-		k, v, _ := strings.Cut(kv, "=")
-		n, err := strconv.ParseUint(v, 0, 64)
-		if err != nil {
-			continue
-		}
-		switch k {
-		case "offset":
-			offset = n
-		case "size":
-			size = n
-		}
-	}
-	return scheme, offset, size
-}
-
 //export rocpu_loaded_code_object_get_info
 func rocpu_loaded_code_object_get_info(h C.uint64_t, attr C.uint32_t, out unsafe.Pointer) status {
 	const op = "hsa_ven_amd_loader_loaded_code_object_get_info"
@@ -359,64 +299,17 @@ func rocpu_loaded_code_object_get_info(h C.uint64_t, attr C.uint32_t, out unsafe
 	if err != nil {
 		return fail(op, err)
 	}
-	e, l := loadedCodeObject(r, uint64(h))
-	if l == nil {
-		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_CODE_OBJECT, "no loaded code object %#x", uint64(h)))
+	l, err := r.LoadedCodeObject(uint64(h))
+	if err != nil {
+		return fail(op, err)
 	}
-	if out == nil {
-		return nullValue(op)
-	}
-	uri := l.URI()
-	scheme, offset, size := uriRange(uri)
-	var v any
-	switch attr {
-	case lcoExecutable:
-		v = e.Handle()
-	case lcoKind:
-		v = uint32(kindAgent)
-	case lcoAgent:
-		v = l.Agent()
-	case lcoStorageType:
-		switch scheme {
-		case "file":
-			v = uint32(storageFile)
-		case "memory":
-			v = uint32(storageMemory)
-		default:
-			v = uint32(storageNone)
-		}
-	case lcoMemoryBase, lcoMemorySize:
-		if scheme != "memory" {
-			return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "%s is not stored in memory", uri))
-		}
-		if attr == lcoMemoryBase {
-			v = offset
-		} else {
-			v = size
-		}
-	case lcoFile:
-		// ROCr answers the descriptor the reader was made from; rocpu's
-		// readers keep the bytes, not the descriptor.
-		return fail(op, errNotSupported(op, "HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE"))
-	case lcoLoadDelta:
-		v = int64(l.LoadDelta())
-	case lcoLoadBase:
-		v = l.LoadBase()
-	case lcoLoadSize:
-		v = l.LoadSize()
-	case lcoURILength:
-		v = uint32(len(uri))
-	case lcoURI:
-		return answer(op, out, uri, nil, -1)
-	default:
-		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "unknown loaded code object attribute %d", attr))
-	}
-	return answer(op, out, v, nil, 0)
+	v, err := l.Info(hsa.LoadedCodeObjectInfo(attr))
+	// The URI is exactly URI_LENGTH bytes, no NUL.
+	return answer(op, out, v, err, -1)
 }
 
-// rocpu_query_executable finds the executable with a loaded code object
-// containing addr (hsa_ven_amd_loader_query_executable; also
-// query_host_address, for which host and device addresses are the same).
+// rocpu_query_executable is hsa_ven_amd_loader_query_executable: the
+// executable whose loaded code holds addr.
 //
 //export rocpu_query_executable
 func rocpu_query_executable(addr unsafe.Pointer, out *C.uint64_t) status {
@@ -425,16 +318,86 @@ func rocpu_query_executable(addr unsafe.Pointer, out *C.uint64_t) status {
 	if err != nil {
 		return fail(op, err)
 	}
-	a := uint64(uintptr(addr))
-	for _, e := range r.Executables() {
-		for _, l := range e.LoadedCodeObjects() {
-			if a >= l.LoadBase() && a-l.LoadBase() < l.LoadSize() {
-				if out != nil {
-					*out = C.uint64_t(e.Handle())
-				}
-				return ok
-			}
-		}
+	if addr == nil || out == nil {
+		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL device_address or executable"))
 	}
-	return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "%#x is in no loaded code object", a))
+	e, err := r.ExecutableAt(uint64(uintptr(addr)))
+	if err != nil {
+		return fail(op, err)
+	}
+	*out = C.uint64_t(e.Handle())
+	return ok
+}
+
+// rocpu_query_host_address is hsa_ven_amd_loader_query_host_address.
+//
+//export rocpu_query_host_address
+func rocpu_query_host_address(addr unsafe.Pointer, out *unsafe.Pointer) status {
+	const op = "hsa_ven_amd_loader_query_host_address"
+	r, err := runtime(op)
+	if err != nil {
+		return fail(op, err)
+	}
+	if addr == nil || out == nil {
+		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL device_address or host_address"))
+	}
+	h, err := r.HostAddress(uint64(uintptr(addr)))
+	if err != nil {
+		return fail(op, err)
+	}
+	*(*uintptr)(unsafe.Pointer(out)) = uintptr(h)
+	return ok
+}
+
+// segmentDescriptor is hsa_ven_amd_loader_segment_descriptor_t.
+type segmentDescriptor struct {
+	Agent, Executable uint64
+	StorageType       uint32
+	_                 uint32
+	StorageBase       uint64
+	StorageSize       uint64
+	StorageOffset     uint64
+	SegmentBase       uint64
+	SegmentSize       uint64
+}
+
+// rocpu_segment_descriptors is hsa_ven_amd_loader_query_segment_descriptors:
+// with out NULL it reports the count; otherwise *n must be at least the
+// count (HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS otherwise, as in ROCr).
+//
+//export rocpu_segment_descriptors
+func rocpu_segment_descriptors(out unsafe.Pointer, n *C.size_t) status {
+	const op = "hsa_ven_amd_loader_query_segment_descriptors"
+	r, err := runtime(op)
+	if err != nil {
+		return fail(op, err)
+	}
+	if n == nil {
+		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL num_segment_descriptors"))
+	}
+	ds, err := r.SegmentDescriptors()
+	if err != nil {
+		return fail(op, err)
+	}
+	if out == nil {
+		*n = C.size_t(len(ds))
+		return ok
+	}
+	if int(*n) < len(ds) {
+		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS, "%d descriptors do not fit in %d", len(ds), *n))
+	}
+	dst := unsafe.Slice((*segmentDescriptor)(out), len(ds))
+	for i, d := range ds {
+		var ag, ex uint64
+		if d.Agent != nil {
+			ag = d.Agent.Handle()
+		}
+		if d.Executable != nil {
+			ex = d.Executable.Handle()
+		}
+		dst[i] = segmentDescriptor{Agent: ag, Executable: ex, StorageType: d.StorageType, StorageBase: d.StorageBase,
+			StorageSize: d.StorageSize, StorageOffset: d.StorageOffset, SegmentBase: d.SegmentBase, SegmentSize: d.SegmentSize}
+	}
+	*n = C.size_t(len(ds))
+	return ok
 }

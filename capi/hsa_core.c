@@ -20,6 +20,14 @@
 // could attach to, so its list stays empty.
 struct r_debug _amdgpu_r_debug = {.r_version = 1, .r_state = RT_CONSISTENT};
 
+// rocpu_fini prints the --stats summary of `rocpu exec` (ROCPU_STATS set).
+// A library destructor runs after those of the libraries that depend on
+// it, so HIP's queues have done their last work by then.
+__attribute__((destructor)) static void rocpu_fini(void) {
+  const char *s = getenv("ROCPU_STATS");
+  if (s != NULL && s[0] != '\0' && s[0] != '0') rocpu_stats_report();
+}
+
 hsa_status_t rocpu_iterate(int kind, uint64_t a, uint64_t b, rocpu_visit_fn visit, void *ctx) {
   uint64_t stackbuf[64];
   uint64_t *buf = stackbuf;
@@ -446,15 +454,14 @@ hsa_status_t HSA_API hsa_memory_assign_agent(void *ptr, hsa_agent_t agent, hsa_a
 
 hsa_status_t HSA_API hsa_amd_memory_lock(void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
                                          void **agent_ptr) {
-  return (hsa_status_t)rocpu_memory_lock(host_ptr, size, agents == NULL ? NULL : &agents->handle, num_agent, 0, 0,
+  return (hsa_status_t)rocpu_memory_lock(host_ptr, size, agents == NULL ? NULL : &agents->handle, num_agent, 0, 0, 0,
                                          agent_ptr);
 }
 
 hsa_status_t HSA_API hsa_amd_memory_lock_to_pool(void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
                                                  hsa_amd_memory_pool_t pool, uint32_t flags, void **agent_ptr) {
-  if (flags != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return (hsa_status_t)rocpu_memory_lock(host_ptr, size, agents == NULL ? NULL : &agents->handle, num_agent,
-                                         pool.handle, 1, agent_ptr);
+                                         pool.handle, 1, flags, agent_ptr);
 }
 
 hsa_status_t HSA_API hsa_amd_memory_unlock(void *host_ptr) { return (hsa_status_t)rocpu_memory_unlock(host_ptr); }
@@ -588,20 +595,18 @@ hsa_status_t HSA_API hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t
   return HSA_STATUS_SUCCESS;
 }
 
-// System events: rocpu reports device faults through the queue error
-// callback; no system event (GPU memory fault, HW exception) is ever
-// raised, so the handler is recorded and never called.
-static pthread_mutex_t event_mu = PTHREAD_MUTEX_INITIALIZER;
-static hsa_amd_system_event_callback_t event_cb;
-static void *event_data;
-
+// System events: package hsa raises HSA_AMD_GPU_MEMORY_FAULT_EVENT for
+// device memory faults, before the queue's error callback runs.
 hsa_status_t HSA_API hsa_amd_register_system_event_handler(hsa_amd_system_event_callback_t callback, void *data) {
-  hsa_status_t st = (hsa_status_t)rocpu_memory_check("hsa_amd_register_system_event_handler");
-  if (st != HSA_STATUS_SUCCESS) return st;
-  if (callback == NULL) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  pthread_mutex_lock(&event_mu);
-  event_cb = callback;
-  event_data = data;
-  pthread_mutex_unlock(&event_mu);
-  return HSA_STATUS_SUCCESS;
+  return (hsa_status_t)rocpu_register_system_event_handler((void *)callback, data);
+}
+
+int32_t capi_call_system_event(void *cb, uint64_t agent, uint64_t address, uint32_t reasons, void *data) {
+  hsa_amd_event_t ev;
+  memset(&ev, 0, sizeof(ev));
+  ev.event_type = HSA_AMD_GPU_MEMORY_FAULT_EVENT;
+  ev.memory_fault.agent.handle = agent;
+  ev.memory_fault.virtual_address = address;
+  ev.memory_fault.fault_reason_mask = reasons;
+  return (int32_t)((hsa_amd_system_event_callback_t)cb)(&ev, data);
 }

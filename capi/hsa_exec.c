@@ -2,6 +2,7 @@
 // loader extension (hsa_ven_amd_loader.h, versions 1.00-1.03) and the
 // extension tables that hand it out.
 
+#include <stddef.h>
 #include <string.h>
 
 #include <hsa/hsa.h>
@@ -196,24 +197,20 @@ hsa_status_t HSA_API hsa_executable_iterate_symbols(hsa_executable_t executable,
 // (they stay local under the version script).
 
 hsa_status_t hsa_ven_amd_loader_query_host_address(const void *device_address, const void **host_address) {
-  if (device_address == NULL || host_address == NULL) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  hsa_status_t st = (hsa_status_t)rocpu_query_executable((void *)device_address, NULL);
-  if (st != HSA_STATUS_SUCCESS) return st;
-  // Host and agents share one address space.
-  *host_address = device_address;
-  return HSA_STATUS_SUCCESS;
+  return (hsa_status_t)rocpu_query_host_address((void *)device_address, (void **)host_address);
 }
 
 hsa_status_t hsa_ven_amd_loader_query_segment_descriptors(hsa_ven_amd_loader_segment_descriptor_t *segment_descriptors,
                                                           size_t *num_segment_descriptors) {
-  (void)segment_descriptors, (void)num_segment_descriptors;
-  // Segment descriptors serve GPU debuggers, which rocpu does not support.
-  return HSA_STATUS_ERROR;
+  _Static_assert(sizeof(hsa_ven_amd_loader_segment_descriptor_t) == 64, "segment descriptor layout");
+  _Static_assert(offsetof(hsa_ven_amd_loader_segment_descriptor_t, code_object_storage_base) == 24,
+                 "segment descriptor layout");
+  return (hsa_status_t)rocpu_segment_descriptors(segment_descriptors, num_segment_descriptors);
 }
 
 hsa_status_t hsa_ven_amd_loader_query_executable(const void *device_address, hsa_executable_t *executable) {
-  if (device_address == NULL || executable == NULL) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  return (hsa_status_t)rocpu_query_executable((void *)device_address, &executable->handle);
+  return (hsa_status_t)rocpu_query_executable((void *)device_address,
+                                              executable == NULL ? NULL : &executable->handle);
 }
 
 struct lco_ctx {

@@ -92,7 +92,7 @@ func rocpu_memory_check(op *C.char) status {
 }
 
 //export rocpu_memory_lock
-func rocpu_memory_lock(host unsafe.Pointer, size C.size_t, agents *C.uint64_t, n C.int, pool C.uint64_t, usePool C.int, out *unsafe.Pointer) status {
+func rocpu_memory_lock(host unsafe.Pointer, size C.size_t, agents *C.uint64_t, n C.int, pool C.uint64_t, usePool C.int, flags C.uint32_t, out *unsafe.Pointer) status {
 	const op = "hsa_amd_memory_lock"
 	r, err := runtime(op)
 	if err != nil {
@@ -105,15 +105,17 @@ func rocpu_memory_lock(host unsafe.Pointer, size C.size_t, agents *C.uint64_t, n
 	if err != nil {
 		return fail(op, err)
 	}
+	var addr uint64
 	if usePool != 0 {
-		// The pool only says where ROCr would account the pinned pages;
-		// every pool shares rocpu's one address space.
-		if _, err := r.Pool(uint64(pool)); err != nil {
+		p, err := r.Pool(uint64(pool))
+		if err != nil {
 			return fail(op, err)
 		}
-	}
-	addr, err := r.Lock(host, uint64(size), ags)
-	if err != nil {
+		addr, err = r.LockToPool(host, uint64(size), ags, p, uint32(flags))
+		if err != nil {
+			return fail(op, err)
+		}
+	} else if addr, err = r.Lock(host, uint64(size), ags); err != nil {
 		return fail(op, err)
 	}
 	*(*uintptr)(unsafe.Pointer(out)) = uintptr(addr)

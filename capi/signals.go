@@ -251,6 +251,30 @@ func rocpu_signal_async_handler(h C.uint64_t, cond C.uint32_t, value C.int64_t, 
 	return ok
 }
 
+//export rocpu_register_system_event_handler
+func rocpu_register_system_event_handler(cb, data unsafe.Pointer) status {
+	const op = "hsa_amd_register_system_event_handler"
+	r, err := runtime(op)
+	if err != nil {
+		return fail(op, err)
+	}
+	if cb == nil {
+		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL callback"))
+	}
+	err = r.RegisterSystemEventHandler(func(ev hsa.MemoryFaultEvent) hsa.Status {
+		var agent uint64
+		if ev.Agent != nil {
+			agent = ev.Agent.Handle()
+		}
+		return hsa.Status(C.capi_call_system_event(cb, C.uint64_t(agent), C.uint64_t(ev.VirtualAddress),
+			C.uint32_t(ev.FaultReasonMask), data))
+	})
+	if err != nil {
+		return fail(op, err)
+	}
+	return ok
+}
+
 //export rocpu_async_function
 func rocpu_async_function(fn, arg unsafe.Pointer) status {
 	const op = "hsa_amd_async_function"
@@ -285,10 +309,6 @@ func rocpu_profiling_times(h C.uint64_t, start, end *C.uint64_t) status {
 
 // Queues.
 
-// cuMasks remembers the CU masks set on queues (package hsa records but
-// does not report them), for hsa_amd_queue_cu_get_mask.
-var cuMasks sync.Map // queue handle -> []uint32
-
 //export rocpu_queue_create
 func rocpu_queue_create(agent C.uint64_t, size, typ C.uint32_t, cb, data unsafe.Pointer, private, groupSize C.uint32_t, out *C.uint64_t) status {
 	const op = "hsa_queue_create"
@@ -313,6 +333,7 @@ func rocpu_queue_create(agent C.uint64_t, size, typ C.uint32_t, cb, data unsafe.
 	if err != nil {
 		return fail(op, err)
 	}
+	trackQueue(q)
 	*out = C.uint64_t(q.Handle())
 	return ok
 }
@@ -349,7 +370,6 @@ func rocpu_queue_op(h C.uint64_t, which C.int, arg C.int64_t) status {
 	}
 	switch which {
 	case queueDestroy:
-		cuMasks.Delete(uint64(h))
 		err = q.Destroy()
 	case queueInactivate:
 		err = q.Inactivate()
@@ -383,26 +403,16 @@ func rocpu_queue_cu_mask(h C.uint64_t, set C.int, n C.uint32_t, mask *C.uint32_t
 	nw := (int(n) + 31) / 32
 	words := unsafe.Slice((*uint32)(unsafe.Pointer(mask)), nw)
 	if set != 0 {
-		m := append([]uint32(nil), words...)
-		if err := q.SetCUMask(m); err != nil {
+		if err := q.SetCUMask(append([]uint32(nil), words...)); err != nil {
 			return fail(op, err)
 		}
-		cuMasks.Store(uint64(h), m)
 		return ok
 	}
-	// Unset masks enable every CU.
-	out := words
-	for i := range out {
-		out[i] = math.MaxUint32
-	}
-	if v, found := cuMasks.Load(uint64(h)); found {
-		m := v.([]uint32)
-		for i := range out {
-			if i < len(m) {
-				out[i] = m[i]
-			} else {
-				out[i] = 0
-			}
+	m := q.CUMask()
+	for i := range words {
+		words[i] = 0
+		if i < len(m) {
+			words[i] = m[i]
 		}
 	}
 	return ok
