@@ -441,6 +441,9 @@ func (v *validator) relocs() {
 			if int(r.Sym) >= max(nsyms, 1) {
 				v.add(r.Off+12, SeverityError, "§1.8 reloc-symbol", "relocation symbol index %d out of range (%d symbols)", r.Sym, nsyms)
 			}
+			if f.Type == elf.ET_DYN && r.Type.Known() && r.Type != R_AMDGPU_NONE && !v.inLoad(r.Offset, uint64(r.Type.FieldSize())) {
+				v.add(r.Off, SeverityError, "§1.8 reloc-place", "%v place %#x is not inside a PT_LOAD segment", r.Type, r.Offset)
+			}
 			if f.Type == elf.ET_DYN && r.Type.Known() && !r.Type.Dynamic() && r.Type != R_AMDGPU_NONE {
 				v.add(r.Off+8, SeverityError, "§1.8 reloc-type", "%v is a static relocation in an ET_DYN object", r.Type)
 			}
@@ -502,4 +505,14 @@ func (v *validator) kernelCode(k *KernelInfo, p *target.Processor) {
 	if c.ComputePgmRsrc2>>11&3 == 3 {
 		v.add(k.DescriptorOff+53, SeverityError, "§4.8 workitem-id", "kernel %s ENABLE_VGPR_WORKITEM_ID is 3 (undefined)", k.Name)
 	}
+}
+
+// inLoad reports whether [addr, addr+n) lies inside one PT_LOAD segment.
+func (v *validator) inLoad(addr, n uint64) bool {
+	for _, p := range v.f.Progs {
+		if p.Type == elf.PT_LOAD && addr >= p.Vaddr && addr-p.Vaddr <= p.Memsz && n <= p.Memsz-(addr-p.Vaddr) {
+			return true
+		}
+	}
+	return false
 }

@@ -138,3 +138,29 @@ func TestValidateKernelCode(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateRelocPlace: a dynamic relocation whose place is outside every
+// PT_LOAD segment is an error at the relocation's entry.
+func TestValidateRelocPlace(t *testing.T) {
+	good := readTestdata(t, "kernels.gfx90a.co4.hsaco")
+	f, _ := Parse(good)
+	rs, err := f.DynamicRelocs()
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("%v %v", rs, err)
+	}
+	b := make([]byte, len(good))
+	copy(b, good)
+	le.PutUint64(b[rs[0].Off:], 0x7fff0000)
+	g, _ := Parse(b)
+	found := false
+	for _, fd := range g.Validate() {
+		found = found || (fd.Rule == "§1.8 reloc-place" && fd.Off == rs[0].Off)
+	}
+	if !found {
+		t.Errorf("relocation outside the segments not reported: %v", g.Validate())
+	}
+	img, lo, _ := g.Image()
+	if err := g.Relocate(img, lo, 0x10000, nil); err == nil {
+		t.Errorf("Relocate applied a relocation outside the image")
+	}
+}
