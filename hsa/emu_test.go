@@ -94,3 +94,46 @@ func TestEmuFault(t *testing.T) {
 		t.Errorf("callback status %v", st)
 	}
 }
+
+// TestEmuHIPKernel runs hipcc's vadd (out[i] = a[i] + 1 for i < n) from a
+// HIP executable's fat binary, with a partial last workgroup.
+func TestEmuHIPKernel(t *testing.T) {
+	r := newEmuRT(t)
+	gpu := r.GPUAgents()[0]
+	e, _, err := loadExe(t, r, gpu, "vadd.hipexe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym, err := e.Symbol("_Z4vaddPiPKii.kd", gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := r.CreateQueue(gpu, 64, HSA_QUEUE_TYPE_MULTI, nil, 0, 0)
+	const n = 1000
+	a, _ := gpu.Pools()[0].Allocate(n*4, 0)
+	out, _ := gpu.Pools()[0].Allocate(n*4+64, 0)
+	ab, _ := r.Space().Slice(a, n*4)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(ab[4*i:], uint32(i*3))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := q.Launch(ctx, sym.Kernel(), [3]uint32{1024, 1, 1}, [3]uint32{256, 1, 1}, out, a, int32(n)); err != nil {
+		var f *emu.Fault
+		if errors.As(err, &f) && (f.Kind == emu.FaultUnimplemented || f.Kind == emu.FaultIllegal) {
+			t.Skipf("emulator cannot run the kernel yet: %v", err)
+		}
+		t.Fatal(err)
+	}
+	ob, _ := r.Space().Slice(out, n*4+64)
+	for i := 0; i < n; i++ {
+		if got := binary.LittleEndian.Uint32(ob[4*i:]); got != uint32(i*3+1) {
+			t.Fatalf("out[%d] = %d, want %d", i, got, i*3+1)
+		}
+	}
+	for i := n * 4; i < n*4+64; i++ {
+		if ob[i] != 0 {
+			t.Fatalf("kernel wrote past n at byte %d", i)
+		}
+	}
+}

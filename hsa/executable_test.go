@@ -424,3 +424,29 @@ func TestUnloadInvalidatesCode(t *testing.T) {
 		t.Errorf("invalidated %#x, want the 4 segments including the code at %#x", dev.ranges, entry)
 	}
 }
+
+// TestLoadHIPExecutable: a HIP host executable's fat binary holds one code
+// object per offload arch; the loader picks the agent's.
+func TestLoadHIPExecutable(t *testing.T) {
+	r, _ := newRT(t, "gfx90a", "gfx906", "gfx908")
+	for i, a := range r.GPUAgents() {
+		e, l, err := loadExe(t, r, a, "vadd.hipexe")
+		if i == 2 {
+			wantStatus(t, err, HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", a, err)
+		}
+		if p, _ := l.File().Processor(); p != a.TargetID().Processor {
+			t.Errorf("%v loaded the %v code object", a, p)
+		}
+		s, err := e.Symbol("_Z4vaddPiPKii.kd", a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := s.Info(HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE); n.(uint32) < 20 {
+			t.Errorf("kernarg size %v", n)
+		}
+	}
+}

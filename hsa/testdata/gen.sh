@@ -25,3 +25,6 @@ llvm-link-15 $t/o.bc -only-needed $L/opencl.bc $L/ocml.bc $L/ockl.bc $L/oclc_daz
   $L/oclc_abi_version_400.bc -o $t/l.bc
 clang-15 --target=amdgcn-amd-amdhsa -mcpu=gfx90a -nogpulib -O2 $t/l.bc -o printf.gfx90a.co4.hsaco
 rm -r $t
+# A HIP host executable whose .hip_fatbin bundles gfx90a and gfx906 code.
+hipcc --offload-arch=gfx90a --offload-arch=gfx906 -O2 -o vadd.hipexe vadd.hip
+strip vadd.hipexe
