@@ -2,8 +2,8 @@ package emu
 
 import (
 	"syscall"
-	"time"
 	"testing"
+	"time"
 )
 
 // BenchmarkSaxpy runs the saxpy kernel over 1M elements and reports VALU

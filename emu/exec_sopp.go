@@ -15,7 +15,10 @@ func opBarrier(w *wave, o *op) {
 
 func opNop(w *wave, o *op) {}
 
-func opSleep(w *wave, o *op) { w.yield = true }
+func opSleep(w *wave, o *op) {
+	w.yield = true
+	w.slept = true
+}
 
 // branch jumps to the next pc plus simm*4. A taken backward branch switches
 // waves once the wave has run the switch interval since its last switch, so

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // run is one dispatch in progress.
@@ -147,6 +148,7 @@ func (r *run) worker(id int) {
 		r.statsMu.Unlock()
 	}()
 	exhausted := false
+	idle := 0
 	for {
 		n := 0
 		for i := range slots {
@@ -171,6 +173,7 @@ func (r *run) worker(id int) {
 		if n == 0 {
 			return
 		}
+		idlePass := true
 		for i, g := range slots {
 			if !active[i] {
 				continue
@@ -184,10 +187,29 @@ func (r *run) worker(id int) {
 				}
 				return
 			}
-			if r.slice(g) {
+			done, progress := r.slice(g)
+			if done {
 				active[i] = false
 			}
+			if done || progress {
+				idlePass = false
+			}
 			r.collect(g, &stats)
+		}
+		// When every resident wave only slept (s_sleep) or spun on a
+		// backward branch, the worker is waiting for something outside it
+		// (the host answering a hostcall, another worker's workgroup):
+		// yield the processor rather than burn it, sleeping briefly after
+		// a run of idle passes.
+		if idlePass {
+			idle++
+			if idle > 64 {
+				time.Sleep(20 * time.Microsecond)
+			} else {
+				runtime.Gosched()
+			}
+		} else {
+			idle = 0
 		}
 	}
 }
@@ -251,7 +273,7 @@ const spinNote = " (possible spin-wait deadlock: every wave is looping)"
 // slice runs each runnable wave of g once (until it yields) and reports
 // whether the workgroup has finished. A fault inside the hot loop arrives
 // here as a panic and stops the dispatch.
-func (r *run) slice(g *workgroup) (done bool) {
+func (r *run) slice(g *workgroup) (done, progress bool) {
 	defer func() {
 		if e := recover(); e != nil {
 			f, ok := e.(*Fault)
@@ -285,6 +307,9 @@ func (r *run) slice(g *workgroup) (done bool) {
 			continue
 		}
 		w.exec1()
+		if !w.spin && !w.slept {
+			progress = true // a barrier or s_endpgm
+		}
 		if w.state == waveDone {
 			g.live--
 		}
@@ -292,10 +317,10 @@ func (r *run) slice(g *workgroup) (done bool) {
 			g.releaseBarrier()
 		}
 		if r.abort.Load() {
-			return false
+			return false, true
 		}
 	}
-	return g.live == 0
+	return g.live == 0, progress
 }
 
 func (g *workgroup) releaseBarrier() {
@@ -311,6 +336,7 @@ func (g *workgroup) releaseBarrier() {
 func (w *wave) exec1() {
 	w.yield = false
 	w.spin = false
+	w.slept = false
 	w.since = 0
 	if w.r.dev.cfg.Trace != nil {
 		w.exec1Trace()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -489,5 +490,30 @@ func TestScratchBufferAndFlatAgree(t *testing.T) {
 				t.Fatalf("wave %d lane %d: buffer load read %d, want %d", r.wave, l, r.v[6][l], 2000+l)
 			}
 		}
+	}
+}
+
+// TestSleepWaitYieldsToHost: waves polling with s_sleep for a flag the host
+// sets later do not burn the processor: after a run of idle passes the
+// worker sleeps, so few instructions execute while waiting.
+func TestSleepWaitYieldsToHost(t *testing.T) {
+	var flag atomic.Bool
+	cfg := DefaultGFX90A(nil)
+	cfg.Workers = 1
+	d, entry, _ := handKernel(t, cfg,
+		&op{fn: func(w *wave, o *op) { w.scc = b2u(!flag.Load()) }},
+		&op{fn: opSleep},
+		&op{fn: opCbranchSCC1, simm: -3},
+		endpgm())
+	go func() {
+		time.Sleep(30 * time.Millisecond)
+		flag.Store(true)
+	}()
+	k := &Dispatch{Entry: entry, GridSize: [3]uint32{128, 1, 1}, WorkgroupSize: [3]uint32{64, 1, 1}}
+	if err := d.Dispatch(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	if n := k.Stats.Total(); n > 200_000 {
+		t.Errorf("%d instructions executed while waiting 30ms: the worker did not idle", n)
 	}
 }

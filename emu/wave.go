@@ -21,6 +21,7 @@ type wave struct {
 	state         int
 	yield         bool // leave the run loop after the current instruction
 	spin          bool // last switch was a taken backward branch after the switch interval
+	slept         bool // last switch was an s_sleep
 	since         int  // instructions since the last switch
 	wg            *workgroup
 	id            int // wave index within the workgroup
