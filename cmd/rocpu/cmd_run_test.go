@@ -96,3 +96,22 @@ func TestParseRunArg(t *testing.T) {
 		t.Errorf("raw %v %v", a, err)
 	}
 }
+
+// TestRunFault: a kernel storing outside device memory exits 1 and reports
+// kernel, PC, lane, address and instruction.
+func TestRunFault(t *testing.T) {
+	var out, errb bytes.Buffer
+	st := run([]string{"run", "../../hsa/testdata/fault.gfx90a.co4.hsaco", "--kernel", "wild", "--grid", "64", "--arg", "buf:4:64:zero"}, &out, &errb)
+	msg := errb.String()
+	if strings.Contains(msg, "illegal instruction") || strings.Contains(msg, "unimplemented") {
+		t.Skipf("emulator cannot run the kernel yet: %s", msg)
+	}
+	if st != 1 {
+		t.Fatalf("status %d, stderr %q", st, msg)
+	}
+	for _, want := range []string{"kernel wild faulted (HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION)", " at pc 0x", "lane 0", "address 0x", "global_store_dword"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("fault report %q lacks %q", msg, want)
+		}
+	}
+}

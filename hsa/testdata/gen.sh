@@ -10,6 +10,7 @@ $CL -mcpu=gfx906 -o kernels.gfx906.co4.hsaco kernels.cl
 $CL -mcpu=gfx900 -mcode-object-version=2 -o kernels.gfx900.co2.hsaco kernels.cl
 $CL -mcpu=gfx906 -mcode-object-version=3 -o kernels.gfx906.co3.hsaco kernels.cl
 $CL -mcpu=gfx90a -o ext.gfx90a.co4.hsaco ext.cl
+$CL -mcpu=gfx90a -o fault.gfx90a.co4.hsaco fault.cl
 clang-offload-bundler-15 -type=o \
   -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx906,hipv4-amdgcn-amd-amdhsa--gfx90a \
   -input=/dev/null -input=kernels.gfx906.co4.hsaco -input=kernels.gfx90a.co4.hsaco \
