@@ -27,7 +27,33 @@
 //     device memory, queue index operations, and a packet processor per
 //     queue (kernel dispatch to the Device, barrier-AND/OR, the AMD
 //     barrier-value vendor packet, fences, profiling timestamps, queue
-//     errors).
+//     errors, queue_inactive_signal, system event handlers for memory
+//     faults).
+//   - §1.7-§1.9, §4 and §6.1 the loader: code object readers, executables,
+//     LoadAgentCodeObject (plain objects V2-V5, offload bundles and HIP fat
+//     binaries; target.Compatible picks the entry), PT_LOAD segments mapped
+//     with code read-only to the device, dynamic relocations applied,
+//     kernels registered by descriptor address, symbols with every
+//     hsa_executable_symbol_info_t attribute, and the AMD loader extension's
+//     queries (hsa_ven_amd_loader.h).
+//   - DESIGN.md "Code object versions and hidden arguments": Queue.Launch
+//     lays out explicit and hidden kernel arguments with codeobject's
+//     kernarg layout, and decodes OpenCL printf buffers (§2.7).
+//
+// Handles: a signal's handle is its amd_signal_t's address and a queue's
+// is its amd_queue_t's; kernel objects are kernel descriptor addresses.
+// Agents, pools/regions, ISAs, wavefronts, caches, executables, symbols,
+// readers and loaded code objects have opaque handles whose top byte names
+// their kind and whose bits 55:32 hold the runtime's generation, so a
+// handle of the wrong kind or from a shut-down runtime is rejected with
+// the precise status. Every Info method returns the attribute's value with
+// the Go type its constant's comment names; the C ABI writes it into the
+// caller's buffer.
+//
+// Race detector: device memory is mmap'd, outside the detector's view, so
+// under -race signal operations additionally synchronise on a Go-heap word
+// (race_on.go) and Go code that waits on a signal sees what the signaller
+// wrote before.
 //
 // Memory orders: Go's sync/atomic operations are sequentially consistent,
 // which is at least as strong as every HSA memory order (relaxed, acquire,
