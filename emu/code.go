@@ -133,6 +133,12 @@ func (t *codeTable) slowFetch(pc uint64) *op {
 		panic(f)
 	}
 	o.pc = pc
+	if o.aux != nil && o.aux.dpp != nil {
+		o.aux.dpp.inner.pc = pc
+	}
+	if o.aux != nil && o.aux.sdwa != nil {
+		o.aux.sdwa.inner.pc = pc
+	}
 	t.install(pc, o)
 	return o
 }

@@ -89,7 +89,6 @@ func execDPP(w *wave, o *op) {
 		buf[l] = src[s]
 	}
 	w.setExec(en)
-	a.inner.pc = o.pc
 	a.inner.fn(w, a.inner)
 	if !a.writesExec {
 		w.setExec(exec)
@@ -139,7 +138,6 @@ func execSDWA(w *wave, o *op) {
 			b[l] = sdwaExtract(s[l], a.sel[i], a.sext[i])
 		}
 	}
-	a.inner.pc = o.pc
 	a.inner.fn(w, a.inner)
 	if a.vopc {
 		return
