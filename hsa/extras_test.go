@@ -72,3 +72,48 @@ func TestExtras(t *testing.T) {
 	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_MEMORY_POOL)
 	wantStatus(t, r.Unlock(unsafe.Pointer(&host[0])), HSA_STATUS_SUCCESS)
 }
+
+func TestAsyncFunction(t *testing.T) {
+	r, _ := newRT(t)
+	done := make(chan int, 3)
+	for i := 0; i < 3; i++ {
+		i := i
+		wantStatus(t, r.AsyncFunction(func() { done <- i }), HSA_STATUS_SUCCESS)
+	}
+	for want := 0; want < 3; want++ {
+		select {
+		case got := <-done:
+			if got != want {
+				t.Errorf("async function %d ran in position %d", got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("async function did not run")
+		}
+	}
+	wantStatus(t, r.AsyncFunction(nil), HSA_STATUS_ERROR_INVALID_ARGUMENT)
+}
+
+func TestDeallocationCallbacks(t *testing.T) {
+	r, _ := newRT(t)
+	p, _ := r.GPUAgents()[0].Pools()[0].Allocate(8192, 0)
+	var got []uint64
+	wantStatus(t, r.RegisterDeallocationCallback(p+100, "a", func(ptr uint64) { got = append(got, ptr) }), HSA_STATUS_SUCCESS)
+	wantStatus(t, r.RegisterDeallocationCallback(p, "b", func(ptr uint64) { t.Error("deregistered callback ran") }), HSA_STATUS_SUCCESS)
+	wantStatus(t, r.DeregisterDeallocationCallback(p, "b"), HSA_STATUS_SUCCESS)
+	wantStatus(t, r.DeregisterDeallocationCallback(p, "b"), HSA_STATUS_ERROR_INVALID_ARGUMENT)
+	wantStatus(t, r.RegisterDeallocationCallback(0x1000, "c", func(uint64) {}), HSA_STATUS_ERROR_INVALID_ALLOCATION)
+	wantStatus(t, r.RegisterDeallocationCallback(p, "c", nil), HSA_STATUS_ERROR_INVALID_ARGUMENT)
+	r.Free(p)
+	if len(got) != 1 || got[0] != p+100 {
+		t.Errorf("deallocation callback got %#x, want [%#x]", got, p+100)
+	}
+	host := mmapHost(t, 4096)
+	hp := unsafe.Pointer(&host[0])
+	a, _ := r.Lock(hp, 4096, nil)
+	ran := false
+	r.RegisterDeallocationCallback(a, 1, func(uint64) { ran = true })
+	r.Unlock(hp)
+	if !ran {
+		t.Error("unlock did not run the deallocation callback")
+	}
+}

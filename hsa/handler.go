@@ -24,7 +24,8 @@ type handlerState struct {
 	stopCh  chan struct{}
 	done    chan struct{}
 	once    sync.Once
-	running bool // the goroutine was started
+	running bool     // the goroutine was started
+	funcs   []func() // AsyncFunction calls not yet run
 }
 
 func (h *handlerState) init() {
@@ -147,6 +148,13 @@ func (r *Runtime) startHandlers() {
 // returns true). It reports whether one ran and whether shutdown began.
 func (h *handlerState) runOnce() (fired, stopped bool) {
 	h.mu.Lock()
+	if len(h.funcs) > 0 {
+		fn := h.funcs[0]
+		h.funcs = h.funcs[1:]
+		h.mu.Unlock()
+		fn()
+		return true, false
+	}
 	list := h.list
 	h.list = nil
 	h.mu.Unlock()
@@ -181,4 +189,25 @@ func (h *handlerState) runOnce() (fired, stopped bool) {
 	h.list = append(h.list, keep...)
 	h.mu.Unlock()
 	return false, false
+}
+
+// AsyncFunction is hsa_amd_async_function: fn runs once on the async
+// handler goroutine, serially with the signal handlers.
+func (r *Runtime) AsyncFunction(fn func()) error {
+	const op = "AsyncFunction"
+	if err := r.check(op); err != nil {
+		return err
+	}
+	if fn == nil {
+		return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "nil function")
+	}
+	h := &r.sig.h
+	h.mu.Lock()
+	h.funcs = append(h.funcs, fn)
+	h.mu.Unlock()
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
+	return nil
 }

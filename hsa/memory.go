@@ -313,6 +313,70 @@ type allocation struct {
 	access     map[*Agent]bool
 	locks      int // Lock/Register references for host memory
 	registered bool
+	dealloc    []deallocCallback
+}
+
+// deallocCallback is one hsa_amd_register_deallocation_callback
+// registration; key identifies it for deregistration (the C ABI uses the
+// callback and user-data pointers).
+type deallocCallback struct {
+	key any
+	fn  func(ptr uint64)
+}
+
+// RegisterDeallocationCallback is hsa_amd_register_deallocation_callback:
+// fn(ptr) runs when the allocation containing ptr is freed or unlocked,
+// before its memory goes. key must be comparable and identifies the
+// registration for DeregisterDeallocationCallback.
+func (r *Runtime) RegisterDeallocationCallback(ptr uint64, key any, fn func(ptr uint64)) error {
+	const op = "RegisterDeallocationCallback"
+	if err := r.check(op); err != nil {
+		return err
+	}
+	if ptr == 0 || fn == nil {
+		return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL pointer or callback")
+	}
+	al := r.allocationAt(ptr)
+	if al == nil {
+		return errorf(op, HSA_STATUS_ERROR_INVALID_ALLOCATION, "%#x is not an agent-accessible allocation", ptr)
+	}
+	al.mu.Lock()
+	al.dealloc = append(al.dealloc, deallocCallback{key, func(uint64) { fn(ptr) }})
+	al.mu.Unlock()
+	return nil
+}
+
+// DeregisterDeallocationCallback is
+// hsa_amd_deregister_deallocation_callback.
+func (r *Runtime) DeregisterDeallocationCallback(ptr uint64, key any) error {
+	const op = "DeregisterDeallocationCallback"
+	if err := r.check(op); err != nil {
+		return err
+	}
+	al := r.allocationAt(ptr)
+	if al == nil {
+		return errorf(op, HSA_STATUS_ERROR_INVALID_ALLOCATION, "%#x is not an agent-accessible allocation", ptr)
+	}
+	al.mu.Lock()
+	defer al.mu.Unlock()
+	for i, d := range al.dealloc {
+		if d.key == key {
+			al.dealloc = append(al.dealloc[:i], al.dealloc[i+1:]...)
+			return nil
+		}
+	}
+	return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "no such deallocation callback for %#x", ptr)
+}
+
+// runDealloc runs and clears al's deallocation callbacks (no lock held).
+func (al *allocation) runDealloc() {
+	al.mu.Lock()
+	cbs := al.dealloc
+	al.dealloc = nil
+	al.mu.Unlock()
+	for _, c := range cbs {
+		c.fn(al.base)
+	}
 }
 
 func (al *allocation) String() string {
@@ -390,6 +454,7 @@ func (r *Runtime) Free(ptr uint64) error {
 	}
 	delete(m.allocs, ptr)
 	m.mu.Unlock()
+	al.runDealloc()
 	if err := r.space.Free(ptr); err != nil {
 		return wrapf(op, HSA_STATUS_ERROR_INVALID_ALLOCATION, err, "%#x", ptr)
 	}
@@ -598,6 +663,9 @@ func (r *Runtime) Unlock(host unsafe.Pointer) error {
 		return nil
 	}
 	delete(m.allocs, base)
+	m.mu.Unlock()
+	al.runDealloc()
+	m.mu.Lock()
 	if err := r.space.Unregister(base); err != nil {
 		return wrapf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, err, "%#x", base)
 	}
