@@ -5,6 +5,8 @@ import (
 	"debug/elf"
 	"fmt"
 	"strings"
+
+	"github.com/rocpu/rocpu/target"
 )
 
 // Builder writes a loadable (ET_DYN) code object from typed parts: the
@@ -16,35 +18,82 @@ import (
 // 256-byte aligned), one writable PT_LOAD with .dynamic; virtual addresses
 // equal file offsets.
 type Builder struct {
-	// Version is the code object version, V3 to V6.
+	// Version is the code object version, V2 to V6.
 	Version Version
 	// Flags gives EF_AMDGPU_MACH, the xnack/sramecc settings and (V6) the
 	// generic version; its Version field is ignored.
 	Flags Flags
-	// Metadata is written as the NT_AMDGPU_METADATA note (required).
+	// Metadata is written as the NT_AMDGPU_METADATA note (V3+, required).
 	Metadata *Metadata
-	Kernels  []BuildKernel
+	// MetadataV2 is written as the NT_AMD_HSA_METADATA YAML note (V2,
+	// optional), after the code object version, ISA version and ISA name
+	// notes LLVM writes.
+	MetadataV2 *MetadataV2
+	// ISAVersion is the V2 NT_AMD_HSA_ISA_VERSION note; nil means the
+	// processor's own version (the stepping that says xnack+, e.g.
+	// AMD:AMDGPU:9:0:1 for gfx900:xnack+, must be given here).
+	ISAVersion *ISAVersionNote
+	Kernels    []BuildKernel
 }
 
-// BuildKernel is one kernel: Descriptor's KERNEL_CODE_ENTRY_BYTE_OFFSET is
-// filled in by Build.
+// BuildKernel is one kernel: Descriptor (V3+) or KernelCode (V2, placed
+// right before the code, as .amd_kernel_code_t does); the entry offset of
+// either is filled in by Build.
 type BuildKernel struct {
 	Name       string
 	Descriptor KernelDescriptor
+	KernelCode *AMDKernelCode
 	Code       []byte
 }
 
 // Build returns the object's bytes.
 func (b *Builder) Build() ([]byte, error) {
-	if b.Version < V3 || b.Version > V6 {
-		return nil, notSupported("building code object %v (V3 to V6 are supported)", b.Version)
+	if b.Version < V2 || b.Version > V6 {
+		return nil, notSupported("building code object %v (V2 to V6 are supported)", b.Version)
 	}
-	if b.Metadata == nil {
-		return nil, fmt.Errorf("codeobject: Builder needs Metadata")
+	v2 := b.Version == V2
+	type noteSpec struct {
+		name string
+		typ  NoteType
+		desc []byte
 	}
-	mdBytes, err := b.Metadata.EncodeMsgPack()
-	if err != nil {
-		return nil, err
+	var notes []noteSpec
+	if v2 {
+		p, err := target.ByMach(target.Mach(b.Flags.Mach))
+		if err != nil {
+			return nil, err
+		}
+		iv := ISAVersionNote{Vendor: "AMD", Architecture: "AMDGPU", Major: uint32(p.Major), Minor: uint32(p.Minor), Stepping: uint32(p.Stepping)}
+		if b.ISAVersion != nil {
+			iv = *b.ISAVersion
+		}
+		var cov, isa []byte
+		cov = le.AppendUint32(le.AppendUint32(cov, 2), 1)
+		isa = le.AppendUint16(isa, uint16(len(iv.Vendor)+1))
+		isa = le.AppendUint16(isa, uint16(len(iv.Architecture)+1))
+		isa = le.AppendUint32(isa, iv.Major)
+		isa = le.AppendUint32(isa, iv.Minor)
+		isa = le.AppendUint32(isa, iv.Stepping)
+		isa = append(isa, iv.Vendor+"\x00"+iv.Architecture+"\x00"...)
+		notes = append(notes, noteSpec{"AMD", NT_AMD_HSA_CODE_OBJECT_VERSION, cov}, noteSpec{"AMD", NT_AMD_HSA_ISA_VERSION, isa},
+			noteSpec{"AMD", NT_AMD_HSA_ISA_NAME, []byte("amdgcn-amd-amdhsa--" + p.Name)})
+		if b.MetadataV2 != nil {
+			notes = append(notes, noteSpec{"AMD", NT_AMD_HSA_METADATA, []byte(b.MetadataV2.EncodeYAML())})
+		}
+		for _, k := range b.Kernels {
+			if k.KernelCode == nil {
+				return nil, fmt.Errorf("codeobject: V2 kernel %s needs its amd_kernel_code_t", k.Name)
+			}
+		}
+	} else {
+		if b.Metadata == nil {
+			return nil, fmt.Errorf("codeobject: Builder needs Metadata")
+		}
+		mdBytes, err := b.Metadata.EncodeMsgPack()
+		if err != nil {
+			return nil, err
+		}
+		notes = append(notes, noteSpec{"AMDGPU", NT_AMDGPU_METADATA, mdBytes})
 	}
 	fl := b.Flags
 	fl.Version = b.Version
@@ -67,7 +116,11 @@ func (b *Builder) Build() ([]byte, error) {
 	}
 	var syms []sym
 	for _, k := range b.Kernels {
-		syms = append(syms, sym{name: k.Name, typ: STT_FUNC}, sym{name: k.Name + ".kd", typ: STT_OBJECT})
+		if v2 {
+			syms = append(syms, sym{name: k.Name, typ: STT_AMDGPU_HSA_KERNEL})
+		} else {
+			syms = append(syms, sym{name: k.Name, typ: STT_FUNC}, sym{name: k.Name + ".kd", typ: STT_OBJECT})
+		}
 	}
 	for i := range syms {
 		syms[i].nameOff = addStr(&dynstr, syms[i].name)
@@ -85,18 +138,20 @@ func (b *Builder) Build() ([]byte, error) {
 	// .note
 	pad(4)
 	noteOff := out.Len()
-	name := "AMDGPU\x00"
 	var n []byte
-	n = le.AppendUint32(n, uint32(len(name)))
-	n = le.AppendUint32(n, uint32(len(mdBytes)))
-	n = le.AppendUint32(n, uint32(NT_AMDGPU_METADATA))
-	n = append(n, name...)
-	for len(n)%4 != 0 {
-		n = append(n, 0)
-	}
-	n = append(n, mdBytes...)
-	for len(n)%4 != 0 {
-		n = append(n, 0)
+	for _, ns := range notes {
+		name := ns.name + "\x00"
+		n = le.AppendUint32(n, uint32(len(name)))
+		n = le.AppendUint32(n, uint32(len(ns.desc)))
+		n = le.AppendUint32(n, uint32(ns.typ))
+		n = append(n, name...)
+		for len(n)%4 != 0 {
+			n = append(n, 0)
+		}
+		n = append(n, ns.desc...)
+		for len(n)%4 != 0 {
+			n = append(n, 0)
+		}
 	}
 	out.Write(n)
 	noteSize := len(n)
@@ -128,7 +183,9 @@ func (b *Builder) Build() ([]byte, error) {
 	// .rodata: the kernel descriptors.
 	pad(64)
 	rodataOff := out.Len()
-	out.Write(make([]byte, KernelDescriptorSize*len(b.Kernels)))
+	if !v2 {
+		out.Write(make([]byte, KernelDescriptorSize*len(b.Kernels)))
+	}
 	roEnd := out.Len()
 
 	// .text: each kernel 256-byte aligned, in its own page-aligned segment.
@@ -138,8 +195,15 @@ func (b *Builder) Build() ([]byte, error) {
 	}
 	textOff := out.Len()
 	codeAddrs := make([]int, len(b.Kernels))
+	kcAddrs := make([]int, len(b.Kernels))
 	for i, k := range b.Kernels {
 		pad(256)
+		if v2 {
+			kcAddrs[i] = out.Len()
+			kc := *k.KernelCode
+			kc.KernelCodeEntryByteOffset = AMDKernelCodeSize
+			out.Write(EncodeAMDKernelCode(&kc))
+		}
 		codeAddrs[i] = out.Len()
 		out.Write(k.Code)
 	}
@@ -182,6 +246,10 @@ func (b *Builder) Build() ([]byte, error) {
 
 	// Kernel descriptors and symbols.
 	for i, k := range b.Kernels {
+		if v2 {
+			syms[i].shndx, syms[i].value, syms[i].size = 6, uint64(kcAddrs[i]), uint64(AMDKernelCodeSize+len(k.Code))
+			continue
+		}
 		kdAddr := rodataOff + i*KernelDescriptorSize
 		kd := k.Descriptor
 		kd.KernelCodeEntryByteOffset = int64(codeAddrs[i] - kdAddr)
@@ -291,13 +359,29 @@ func (b *Builder) Build() ([]byte, error) {
 }
 
 // BuilderFrom returns a Builder holding f's metadata, flags and kernels
-// (descriptor and code), so an object can be rebuilt, for instance under
-// another code object version. V2 objects are not supported.
+// (descriptor or amd_kernel_code_t, and code), so an object can be rebuilt,
+// for instance under another code object version. Data sections, global
+// symbols and relocations are not carried over.
 func BuilderFrom(f *File) (*Builder, error) {
-	if f.Version() < V3 {
+	if f.Version() < V2 {
 		return nil, notSupported("rebuilding %v objects", f.Version())
 	}
-	md, err := f.Metadata()
+	b := &Builder{Version: f.Version(), Flags: f.Flags()}
+	var err error
+	if f.Version() == V2 {
+		if b.MetadataV2, err = f.MetadataV2(); err != nil {
+			return nil, err
+		}
+		if n, err := f.FindNote("AMD", NT_AMD_HSA_ISA_VERSION); err == nil && n != nil {
+			iv, err := ParseISAVersionNote(n)
+			if err != nil {
+				return nil, err
+			}
+			b.ISAVersion = &iv
+		}
+	} else {
+		b.Metadata, err = f.Metadata()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -305,9 +389,16 @@ func BuilderFrom(f *File) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Builder{Version: f.Version(), Flags: f.Flags(), Metadata: md}
 	for i := range ks {
 		k := &ks[i]
+		if k.KernelCode != nil {
+			off, ok := f.AddrToOffset(k.CodeAddr)
+			if !ok || off+k.CodeSize > uint64(len(f.data)) {
+				return nil, formatErr(k.DescriptorSymbol.Off, "kernel %s code at %#x is not in the file", k.Name, k.CodeAddr)
+			}
+			b.Kernels = append(b.Kernels, BuildKernel{Name: k.DescriptorSymbol.Name, KernelCode: k.KernelCode, Code: f.data[off : off+k.CodeSize]})
+			continue
+		}
 		if k.Descriptor == nil {
 			continue
 		}
