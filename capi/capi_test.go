@@ -370,3 +370,27 @@ func TestHIP(t *testing.T) {
 		t.Errorf("AMD_LOG_LEVEL=4 log lacks HIP's initialisation (did the log go elsewhere?)")
 	}
 }
+
+func TestDispatch(t *testing.T) {
+	clang, err := exec.LookPath("clang-15")
+	if err != nil {
+		t.Skip("clang-15 not installed")
+	}
+	lib := buildLib(t)
+	obj := filepath.Join(t.TempDir(), "kernels.hsaco")
+	if out, err := exec.Command(clang, "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a",
+		"-nogpulib", "-O2", "-Xclang", "-mcode-object-version=4", "-o", obj, filepath.Join("testdata", "kernels.cl")).CombinedOutput(); err != nil {
+		t.Fatalf("clang: %v\n%s", err, out)
+	}
+	exe := compileC(t, lib, "dispatch")
+	stdout, stderr, err := run(t, lib, nil, exe, obj)
+	if err != nil || !strings.Contains(stdout, ", 0 failed") {
+		t.Fatalf("dispatch: %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	// The faulting kernel's report (kernel, PC, lane, address, instruction).
+	if !strings.Contains(stderr, "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION") || !strings.Contains(stderr, "store_to") ||
+		!strings.Contains(stderr, "address 0x10") || !strings.Contains(stderr, "global_store_dword") {
+		t.Errorf("fault report on stderr lacks kernel, address or instruction:\n%s", stderr)
+	}
+	t.Log(strings.TrimSpace(stdout))
+}
