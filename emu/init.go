@@ -55,15 +55,19 @@ func (r *run) prepare() error {
 	// Register counts (INVENTORY §4.2).
 	g := int(field(rsrc1, 0, 6))
 	if cfg.UnifiedVGPRFile {
+		// One file of (g+1)*8 registers: architected VGPRs below
+		// ACCUM_OFFSET, AGPRs above. The engine keeps the two in separate
+		// arrays, so the VGPR array simply covers the whole allocation
+		// (amd_kernel_code_t has no COMPUTE_PGM_RSRC3 at all).
 		total := (g + 1) * 8
 		acc := (int(field(rsrc3, 0, 6)) + 1) * 4
 		if acc > total {
 			acc = total
 		}
-		s.vgprs = acc
+		s.vgprs = total
 		s.agprs = total - acc
-		if s.agprs == 0 && total > acc {
-			s.agprs = 0
+		if rsrc3 == 0 || p.V2 {
+			s.agprs = total
 		}
 	} else {
 		s.vgprs = (g + 1) * 4

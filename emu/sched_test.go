@@ -108,8 +108,8 @@ func TestInitialStateGFX90A(t *testing.T) {
 	}
 	offsets := map[uint32]bool{}
 	for _, r := range recs {
-		if r.nvgpr != 16 { // (3+1)*8 = 32 unified, ACCUM_OFFSET (3+1)*4 = 16 architected
-			t.Errorf("architected VGPRs %d, want 16", r.nvgpr)
+		if r.nvgpr != 32 { // (3+1)*8 = 32 unified (ACCUM_OFFSET (3+1)*4 = 16 architected)
+			t.Errorf("VGPR file %d, want 32", r.nvgpr)
 		}
 		if r.s[4] != 0x2222_3333 || r.s[5] != 0x1111 || r.s[6] != 0x5555_6666 || r.s[7] != 0x4444 ||
 			r.s[8] != 0x8888_9999 || r.s[9] != 0x7777 || r.s[10] != 0xEF01_2345 || r.s[11] != 0xABCD {
