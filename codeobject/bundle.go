@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/rocpu/rocpu/target"
 )
 
 // Clang offload bundle magics.
@@ -431,4 +432,39 @@ func bundleObjects(bds []*Bundle) []Embedded {
 		}
 	}
 	return out
+}
+
+// FindCompatible returns the code-object entry whose target ID runs on
+// agent (target.Compatible: same processor or a generic family member,
+// matching xnack/sramecc settings). Among several it prefers the one that
+// pins the most features, as clang's runtime does; an error lists what was
+// offered when none fits.
+func (bd *Bundle) FindCompatible(agent target.ID) (*BundleEntry, error) {
+	var best *BundleEntry
+	bestPinned := -1
+	var offered []string
+	for _, e := range bd.CodeObjects() {
+		_, id, err := target.ParseBundleEntryID(e.ID)
+		if err != nil {
+			offered = append(offered, e.ID+" (unparsable: "+err.Error()+")")
+			continue
+		}
+		offered = append(offered, e.ID)
+		if target.Compatible(id, agent) != nil {
+			continue
+		}
+		pinned := 0
+		for _, s := range id.Features {
+			if s != target.Any {
+				pinned++
+			}
+		}
+		if pinned > bestPinned {
+			best, bestPinned = e, pinned
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("codeobject: no bundle entry runs on %s (offered: %s)", agent, strings.Join(offered, ", "))
+	}
+	return best, nil
 }

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rocpu/rocpu/target"
 )
 
 func readTestdata(t testing.TB, name string) []byte {
@@ -184,5 +186,42 @@ func TestHIPFatbinWrapper(t *testing.T) {
 	}
 	if len(bds) != 1 || len(bds[0].CodeObjects()) != 2 {
 		t.Errorf("%d bundles", len(bds))
+	}
+}
+
+func TestBundleFindCompatible(t *testing.T) {
+	data := readTestdata(t, "scale.hipfb")
+	gfx90aAny := EncodeBundle([]BundleEntry{
+		{ID: "host-x86_64-unknown-linux", Data: nil},
+		{ID: "hipv4-amdgcn-amd-amdhsa--gfx90a", Data: []byte("any")},
+		{ID: "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", Data: []byte("xnack-")},
+		{ID: "hipv4-amdgcn-amd-amdhsa--gfx1030", Data: []byte("rdna")},
+	})
+	for _, c := range []struct {
+		bundle []byte
+		agent  string
+		want   string // entry ID, "" for no match
+	}{
+		{data, "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "hipv4-amdgcn-amd-amdhsa--gfx90a"},
+		{data, "amdgcn-amd-amdhsa--gfx1030", "hipv4-amdgcn-amd-amdhsa--gfx1030"},
+		{data, "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-", ""},
+		{gfx90aAny, "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-"},
+		{gfx90aAny, "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack+", "hipv4-amdgcn-amd-amdhsa--gfx90a"},
+	} {
+		bd, err := ParseBundle(c.bundle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agent, err := target.ParseID(c.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := bd.FindCompatible(agent)
+		switch {
+		case c.want == "" && err == nil:
+			t.Errorf("%s: chose %s, want none", c.agent, e.ID)
+		case c.want != "" && (err != nil || e.ID != c.want):
+			t.Errorf("%s: %v %v, want %s", c.agent, e, err, c.want)
+		}
 	}
 }
