@@ -167,3 +167,32 @@ func TestRelocCompute(t *testing.T) {
 		t.Errorf("reserved type 12 computes")
 	}
 }
+
+// TestBinaryNoteLayouts pins the V2 descriptor layouts of INVENTORY §1.6
+// that no LLVM object carries (NT_AMD_HSA_HSAIL) and the bounds checks.
+func TestBinaryNoteLayouts(t *testing.T) {
+	hsail := &Note{Name: "AMD", Type: NT_AMD_HSA_HSAIL, Desc: []byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0}, DescOff: 100}
+	h, err := ParseHSAILNote(hsail)
+	if err != nil || h != (HSAILNote{Major: 1, Minor: 0, Profile: 1, MachineModel: 1, DefaultFloatRound: 0}) {
+		t.Errorf("HSAIL note %+v %v", h, err)
+	}
+	isa := &Note{Name: "AMD", Type: NT_AMD_HSA_ISA_VERSION, Desc: append([]byte{4, 0, 7, 0, 9, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0}, "AMD\x00AMDGPU\x00"...)}
+	v, err := ParseISAVersionNote(isa)
+	if err != nil || v.ISAName() != "AMD:AMDGPU:9:0:6" {
+		t.Errorf("ISA note %+v %v", v, err)
+	}
+	for _, bad := range []*Note{
+		{Type: NT_AMD_HSA_HSAIL, Desc: []byte{1, 2, 3}, DescOff: 100},
+		{Type: NT_AMD_HSA_ISA_VERSION, Desc: append([]byte{40, 0, 7, 0}, make([]byte, 20)...), DescOff: 100},
+	} {
+		var err error
+		if bad.Type == NT_AMD_HSA_HSAIL {
+			_, err = ParseHSAILNote(bad)
+		} else {
+			_, err = ParseISAVersionNote(bad)
+		}
+		if fe, ok := err.(*FormatError); !ok || fe.Off != 100 {
+			t.Errorf("%v: %v", bad.Type.Name("AMD"), err)
+		}
+	}
+}
