@@ -7,15 +7,19 @@ import (
 )
 
 // waitCond blocks until done reports true or an error, re-evaluating it
-// whenever any signal is written and at the polling interval, or until ctx
-// ends.
-func (r *Runtime) waitCond(ctx context.Context, done func() (bool, error)) error {
+// whenever one of the watched signals is written (or another runtime
+// event broadcasts) and at the polling interval, or until ctx ends.
+func (r *Runtime) waitCond(ctx context.Context, watched []*Signal, done func() (bool, error)) error {
 	st := &r.sig
 	if ok, err := done(); ok || err != nil {
 		return err
 	}
 	st.anyWaiters.Add(1)
 	defer st.anyWaiters.Add(-1)
+	for _, s := range watched {
+		s.watch(1)
+		defer s.watch(-1)
+	}
 	t := time.NewTimer(time.Hour)
 	defer t.Stop()
 	poll := pollMin
@@ -63,7 +67,7 @@ func (r *Runtime) async(deps []*Signal, completion *Signal, work func() error) {
 	r.bg.Add(1)
 	go func() {
 		defer r.bg.Done()
-		err := r.waitCond(r.ctx, func() (bool, error) {
+		err := r.waitCond(r.ctx, deps, func() (bool, error) {
 			for _, d := range deps {
 				if d.Live() && d.Load() != 0 {
 					return false, nil

@@ -68,6 +68,7 @@ func (r *Runtime) SetAsyncHandler(s *Signal, cond Condition, value int64, fn Asy
 		return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "condition %d", cond)
 	}
 	h := &r.sig.h
+	s.watch(1) // stores to s wake the handler goroutine, from Go or C
 	h.mu.Lock()
 	h.list = append(h.list, &asyncHandler{s, cond, value, fn})
 	h.mu.Unlock()
@@ -166,6 +167,7 @@ func (h *handlerState) runOnce() (fired, stopped bool) {
 		default:
 		}
 		if !ah.sig.Live() {
+			ah.sig.watch(-1)
 			continue // destroyed: dropped
 		}
 		v := ah.sig.Load()
@@ -178,7 +180,9 @@ func (h *handlerState) runOnce() (fired, stopped bool) {
 		h.mu.Lock()
 		h.list = append(append(h.list, keep...), list[i+1:]...)
 		h.mu.Unlock()
-		if ah.fn(v) {
+		ah.sig.watch(-1)
+		if ah.fn(v) && ah.sig.Live() {
+			ah.sig.watch(1)
 			h.mu.Lock()
 			h.list = append(h.list, ah)
 			h.mu.Unlock()

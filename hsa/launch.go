@@ -119,7 +119,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 
 	// Reserve a slot, waiting while the ring is full.
 	var idx uint64
-	err = r.waitCond(ctx, func() (bool, error) {
+	err = r.waitCond(ctx, nil, func() (bool, error) {
 		if err := q.Err(); err != nil {
 			return false, err
 		}
@@ -150,7 +150,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	p.Publish(abi.MakePacketHeader(abi.HSA_PACKET_TYPE_KERNEL_DISPATCH, true, abi.HSA_FENCE_SCOPE_SYSTEM, abi.HSA_FENCE_SCOPE_SYSTEM), uint16(dims))
 	q.Ring(int64(idx))
 
-	err = r.waitCond(ctx, func() (bool, error) {
+	err = r.waitCond(ctx, []*Signal{done}, func() (bool, error) {
 		if done.Load() == 0 {
 			return true, nil
 		}

@@ -458,8 +458,8 @@ func (q *Queue) run() {
 // stops or a poll interval passes.
 func (q *Queue) waitDoorbell(ready func() bool) {
 	db := q.doorbell
-	db.waiters.Add(1)
-	defer db.waiters.Add(-1)
+	db.watch(1)
+	defer db.watch(-1)
 	db.mu.Lock()
 	ch := db.ch
 	db.mu.Unlock()
@@ -635,8 +635,8 @@ func (q *Queue) dispatch(kp *abi.KernelDispatchPacket, addr, index uint64) error
 
 // waitSignals blocks until done reports true (or an error) or the queue
 // stops.
-func (q *Queue) waitSignals(done func() (bool, error)) error {
-	return q.rt.waitCond(q.ctx, func() (bool, error) {
+func (q *Queue) waitSignals(watched []*Signal, done func() (bool, error)) error {
+	return q.rt.waitCond(q.ctx, watched, func() (bool, error) {
 		if q.state.Load() != queueActive {
 			return false, context.Canceled
 		}
@@ -663,7 +663,7 @@ func (q *Queue) barrier(deps [5]uint64, and bool) error {
 	if len(sigs) == 0 {
 		return nil
 	}
-	return q.waitSignals(func() (bool, error) {
+	return q.waitSignals(sigs, func() (bool, error) {
 		n := 0
 		for _, s := range sigs {
 			if !s.Live() {
@@ -695,7 +695,7 @@ func (q *Queue) barrierValue(vp *abi.AMDBarrierValuePacket) error {
 	if cond > HSA_SIGNAL_CONDITION_GTE {
 		return &packetError{status: HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, err: fmt.Errorf("barrier-value condition %d", vp.Cond)}
 	}
-	return q.waitSignals(func() (bool, error) {
+	return q.waitSignals([]*Signal{s}, func() (bool, error) {
 		if !s.Live() {
 			return false, &packetError{status: HSA_STATUS_ERROR_INVALID_SIGNAL, err: fmt.Errorf("%v destroyed while waited on", s)}
 		}

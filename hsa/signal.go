@@ -86,6 +86,36 @@ type Signal struct {
 	hb atomic.Uint64 // race-detector happens-before carrier (raceEnabled)
 }
 
+// watch adds d to the number of goroutines watching s (waiters of every
+// kind: Wait, WaitAny, async handlers, barrier packets, asynchronous
+// copies, the packet processor on its doorbell) and mirrors it into
+// amd_signal_t.reserved1, padding in the ABI that neither ROCr, HIP nor
+// device code use. The C ABI's lock-free signal operations read that word
+// after updating the value and call Runtime.WakeSignal only when it is
+// non-zero; a watcher increments it before re-reading the value, so with
+// sequentially consistent operations on both sides no wake is lost. The
+// mirror is written under s.mu and never after s is destroyed, so a freed
+// signal's memory is not touched.
+func (s *Signal) watch(d int32) {
+	s.mu.Lock()
+	n := s.waiters.Add(d)
+	if !s.dead.Load() {
+		atomic.StoreUint32(&s.s.Reserved1, uint32(max(n, 0)))
+	}
+	s.mu.Unlock()
+}
+
+// markDead marks s destroyed under s.mu (see watch).
+func (s *Signal) markDead() {
+	s.mu.Lock()
+	s.dead.Store(true)
+	s.mu.Unlock()
+}
+
+// Watchers returns the number of goroutines watching s
+// (amd_signal_t.reserved1).
+func (s *Signal) Watchers() int { return int(s.waiters.Load()) }
+
 // release and acquire make the detector see what the atomics on the
 // signal value order: writes before an update happen before reads after a
 // load or wait that observes it.
@@ -137,7 +167,7 @@ func (st *signalState) closeAll() {
 	}
 	st.mu.Unlock()
 	for _, s := range sigs {
-		s.dead.Store(true)
+		s.markDead()
 		s.broadcast()
 	}
 	st.broadcastAny()
@@ -249,7 +279,7 @@ func (s *Signal) Destroy() error {
 	if s.eventID != 0 {
 		delete(st.byEvent, s.eventID)
 	}
-	s.dead.Store(true)
+	s.markDead()
 	st.mu.Unlock()
 	s.broadcast()
 	st.broadcastAny()
@@ -299,9 +329,9 @@ func (s *Signal) broadcast() {
 func (s *Signal) wake() {
 	if s.waiters.Load() > 0 {
 		s.broadcast()
-	}
-	if st := &s.rt.sig; st.anyWaiters.Load() > 0 {
-		st.broadcastAny()
+		if st := &s.rt.sig; st.anyWaiters.Load() > 0 {
+			st.broadcastAny()
+		}
 	}
 }
 
@@ -494,8 +524,8 @@ func (s *Signal) Wait(cond Condition, compare int64, timeout time.Duration, stat
 		left := timeout - time.Since(start)
 		return left, left <= 0
 	}
-	s.waiters.Add(1)
-	defer s.waiters.Add(-1)
+	s.watch(1)
+	defer s.watch(-1)
 	if state == HSA_WAIT_STATE_ACTIVE {
 		for time.Since(start) < activeSpin {
 			runtime.Gosched()
@@ -577,6 +607,10 @@ func (r *Runtime) WaitAny(signals []*Signal, conds []Condition, values []int64, 
 	defer st.inflight.Add(-1)
 	st.anyWaiters.Add(1)
 	defer st.anyWaiters.Add(-1)
+	for _, s := range signals {
+		s.watch(1)
+		defer s.watch(-1)
+	}
 	start := time.Now()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()

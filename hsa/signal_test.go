@@ -386,3 +386,42 @@ func TestCloseWakesWaiters(t *testing.T) {
 	_, err = r.CreateSignal(0, nil, 0)
 	wantStatus(t, err, HSA_STATUS_ERROR_NOT_INITIALIZED)
 }
+
+// TestWatchersMirror: amd_signal_t.reserved1 counts the goroutines watching
+// a signal (the C ABI's "call Go to wake" test).
+func TestWatchersMirror(t *testing.T) {
+	r, _ := newRT(t)
+	s, _ := r.CreateSignal(1, nil, 0)
+	reserved := func() uint32 { return atomic.LoadUint32(&s.ABI().Reserved1) }
+	if reserved() != 0 {
+		t.Fatalf("new signal reserved1 = %d", reserved())
+	}
+	done := make(chan struct{})
+	go func() {
+		s.Wait(HSA_SIGNAL_CONDITION_EQ, 0, WaitForever, HSA_WAIT_STATE_BLOCKED)
+		close(done)
+	}()
+	for reserved() != 1 {
+		time.Sleep(50 * time.Microsecond)
+	}
+	r.SetAsyncHandler(s, HSA_SIGNAL_CONDITION_EQ, 5, func(int64) bool { return false })
+	if reserved() != 2 || s.Watchers() != 2 {
+		t.Errorf("with a waiter and a handler reserved1 = %d", reserved())
+	}
+	// A C-side store: value updated directly, then the wake call the
+	// non-zero reserved1 asks for.
+	atomic.StoreInt64(&s.ABI().Value, 0)
+	r.WakeSignal(s.Handle())
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("WakeSignal did not wake the waiter")
+	}
+	for reserved() != 1 {
+		time.Sleep(50 * time.Microsecond)
+	}
+	s.Store(5) // fires the handler, which unregisters
+	for reserved() != 0 {
+		time.Sleep(50 * time.Microsecond)
+	}
+}
