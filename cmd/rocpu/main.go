@@ -77,12 +77,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 // parse parses args into fs. It returns ok=false and the exit status to use
 // when parsing failed or help was requested (help exits 0, printed to stdout).
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) (status int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0, false
-		}
+	// The flag package prints the usage itself (to stderr) both for -help
+	// and for a bad flag. Silence that call and print it here instead, so
+	// help goes to stdout exactly once and errors get it on stderr once.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.Usage = usage
+	switch {
+	case err == flag.ErrHelp:
+		errOut := fs.Output()
+		fs.SetOutput(stdout)
+		fs.Usage()
+		fs.SetOutput(errOut)
+		return 0, false
+	case err != nil:
+		fs.Usage()
 		return 2, false
 	}
 	return 0, true

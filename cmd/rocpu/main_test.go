@@ -51,3 +51,26 @@ func TestEveryCommandHasHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpPrintedOnce guards against the flag package and parse() both
+// printing the usage.
+func TestHelpPrintedOnce(t *testing.T) {
+	for name := range commands {
+		var out, errb bytes.Buffer
+		run([]string{name, "--help"}, &out, &errb)
+		if n := strings.Count(out.String(), "usage: rocpu "+name); n != 1 {
+			t.Errorf("rocpu %s --help printed the usage %d times on stdout", name, n)
+		}
+		if errb.Len() != 0 {
+			t.Errorf("rocpu %s --help wrote to stderr: %q", name, errb.String())
+		}
+		out.Reset()
+		errb.Reset()
+		if got := run([]string{name, "--no-such-flag"}, &out, &errb); got != 2 {
+			t.Errorf("rocpu %s --no-such-flag: status %d, want 2", name, got)
+		}
+		if n := strings.Count(errb.String(), "usage: rocpu "+name); n != 1 {
+			t.Errorf("rocpu %s --no-such-flag printed the usage %d times on stderr", name, n)
+		}
+	}
+}
