@@ -1,0 +1,2 @@
+// The empty kernel: dispatch latency and throughput.
+kernel void empty(void) {}

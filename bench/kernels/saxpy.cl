@@ -1,0 +1,6 @@
+// y = a*x + y (without contraction: a multiply, then an add).
+kernel void saxpy(float a, global const float *x, global float *y, uint n) {
+	uint i = get_global_id(0);
+	if (i < n)
+		y[i] = a * x[i] + y[i];
+}

@@ -1,0 +1,309 @@
+//go:build cgo
+
+package bench
+
+/*
+#cgo LDFLAGS: -ldl
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+// OpenCL entry points, resolved from libOpenCL.so.1 at run time so that
+// building needs the headers only.
+#define BP_FUNCS(X) \
+	X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext) \
+	X(clCreateCommandQueueWithProperties) X(clCreateProgramWithSource) X(clBuildProgram) \
+	X(clGetProgramBuildInfo) X(clCreateKernel) X(clCreateBuffer) X(clSetKernelArg) \
+	X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clFinish) \
+	X(clReleaseMemObject) X(clReleaseKernel) X(clReleaseProgram)
+
+#define BP_DECL(f) static __typeof__(f) *bp_##f;
+BP_FUNCS(BP_DECL)
+
+static cl_device_id bp_dev;
+static cl_context bp_ctx;
+static cl_command_queue bp_q;
+
+// bp_init returns 0, 1 (no ICD loader), 2 (no PoCL platform) or an OpenCL
+// error; *stage names the failing step.
+static int bp_init(const char **stage, char *devname, size_t devsz) {
+	*stage = "dlopen libOpenCL.so.1";
+	void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h) return 1;
+#define BP_SYM(f) bp_##f = (__typeof__(f) *)dlsym(h, #f); if (!bp_##f) return 1;
+	BP_FUNCS(BP_SYM)
+	cl_platform_id plats[16], plat = 0;
+	cl_uint np = 0;
+	*stage = "clGetPlatformIDs";
+	cl_int err = bp_clGetPlatformIDs(16, plats, &np);
+	if (err == -1001) return 2;
+	if (err != CL_SUCCESS) return err;
+	for (cl_uint i = 0; i < np; i++) {
+		char name[256] = {0};
+		if (bp_clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL) == CL_SUCCESS &&
+		    strstr(name, "Portable Computing Language")) { plat = plats[i]; break; }
+	}
+	*stage = "platform";
+	if (!plat) return 2;
+	*stage = "clGetDeviceIDs";
+	if ((err = bp_clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &bp_dev, NULL)) != CL_SUCCESS) return err;
+	bp_clGetDeviceInfo(bp_dev, CL_DEVICE_NAME, devsz - 1, devname, NULL);
+	*stage = "clCreateContext";
+	bp_ctx = bp_clCreateContext(NULL, 1, &bp_dev, NULL, NULL, &err);
+	if (err != CL_SUCCESS) return err;
+	*stage = "clCreateCommandQueueWithProperties";
+	bp_q = bp_clCreateCommandQueueWithProperties(bp_ctx, bp_dev, NULL, &err);
+	return err;
+}
+
+static int bp_build(const char *src, const char *opts, cl_program *out, char *log, size_t logsz) {
+	cl_int err;
+	cl_program p = bp_clCreateProgramWithSource(bp_ctx, 1, &src, NULL, &err);
+	if (err != CL_SUCCESS) return err;
+	err = bp_clBuildProgram(p, 1, &bp_dev, opts, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		bp_clGetProgramBuildInfo(p, bp_dev, CL_PROGRAM_BUILD_LOG, logsz - 1, log, NULL);
+		bp_clReleaseProgram(p);
+		return err;
+	}
+	*out = p;
+	return 0;
+}
+
+static int bp_kernel(cl_program p, const char *name, cl_kernel *out) {
+	cl_int err;
+	*out = bp_clCreateKernel(p, name, &err);
+	return err;
+}
+
+static int bp_buffer(size_t size, cl_mem *out) {
+	cl_int err;
+	*out = bp_clCreateBuffer(bp_ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+	return err;
+}
+
+static int bp_write(cl_mem m, size_t size, const void *p) {
+	return bp_clEnqueueWriteBuffer(bp_q, m, CL_TRUE, 0, size, p, 0, NULL, NULL);
+}
+
+static int bp_read(cl_mem m, size_t size, void *p) {
+	return bp_clEnqueueReadBuffer(bp_q, m, CL_TRUE, 0, size, p, 0, NULL, NULL);
+}
+
+static int bp_arg_mem(cl_kernel k, cl_uint i, cl_mem m) { return bp_clSetKernelArg(k, i, sizeof m, &m); }
+static int bp_arg_val(cl_kernel k, cl_uint i, size_t size, const void *p) { return bp_clSetKernelArg(k, i, size, p); }
+
+static int bp_enqueue(cl_kernel k, cl_uint dims, size_t g0, size_t g1, size_t g2, size_t l0, size_t l1, size_t l2) {
+	size_t g[3] = {g0, g1, g2}, l[3] = {l0, l1, l2};
+	return bp_clEnqueueNDRangeKernel(bp_q, k, dims, NULL, g, l, 0, NULL, NULL);
+}
+
+static int bp_finish(void) { return bp_clFinish(bp_q); }
+static void bp_release_mem(cl_mem m) { bp_clReleaseMemObject(m); }
+*/
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"unsafe"
+)
+
+// pocl is process-wide: one context and in-order queue on PoCL's device.
+var pocl struct {
+	once     sync.Once
+	err      error
+	device   string
+	threads  int
+	programs map[string]C.cl_program
+	kernels  map[string]C.cl_kernel
+}
+
+// PoCLOptions are the clBuildProgram options; the sources get
+// "#pragma OPENCL FP_CONTRACT OFF" prepended, matching -ffp-contract=off
+// on the gfx90a side.
+const PoCLOptions = "-cl-std=CL3.0"
+
+// PoCL runs workloads natively on PoCL.
+type PoCL struct{}
+
+// NewPoCL initialises PoCL with threads worker threads
+// (POCL_MAX_PTHREAD_COUNT; 0 leaves PoCL's default). PoCL reads the
+// variable once, so only the first call's threads count.
+func NewPoCL(threads int) (*PoCL, error) {
+	pocl.once.Do(func() {
+		if threads > 0 {
+			os.Setenv("POCL_MAX_PTHREAD_COUNT", strconv.Itoa(threads))
+		}
+		pocl.threads = threads
+		var stage *C.char
+		var name [256]C.char
+		switch rc := C.bp_init(&stage, &name[0], C.size_t(len(name))); {
+		case rc == 1:
+			pocl.err = fmt.Errorf("%w: cannot load libOpenCL.so.1 (install ocl-icd-libopencl1 and pocl-opencl-icd)", ErrUnavailable)
+		case rc == 2:
+			pocl.err = fmt.Errorf("%w: no PoCL platform", ErrUnavailable)
+		case rc != 0:
+			pocl.err = fmt.Errorf("bench: pocl: %s: OpenCL error %d", C.GoString(stage), int(rc))
+		}
+		pocl.device = C.GoString(&name[0])
+		pocl.programs = map[string]C.cl_program{}
+		pocl.kernels = map[string]C.cl_kernel{}
+	})
+	if pocl.err != nil {
+		return nil, pocl.err
+	}
+	return &PoCL{}, nil
+}
+
+// Name is "pocl".
+func (*PoCL) Name() string { return "pocl" }
+
+// Device is PoCL's device name.
+func (*PoCL) Device() string { return pocl.device }
+
+// Close does nothing: the PoCL context lives as long as the process.
+func (*PoCL) Close() error { return nil }
+
+func clErr(op string, rc C.int) error {
+	if rc == 0 {
+		return nil
+	}
+	return fmt.Errorf("bench: pocl: %s: OpenCL error %d", op, int(rc))
+}
+
+func poclKernel(file, name string) (C.cl_kernel, error) {
+	key := file + "/" + name
+	if k, ok := pocl.kernels[key]; ok {
+		return k, nil
+	}
+	p, ok := pocl.programs[file]
+	if !ok {
+		src, err := Source(file)
+		if err != nil {
+			return nil, err
+		}
+		csrc := C.CString("#pragma OPENCL FP_CONTRACT OFF\n" + src)
+		defer C.free(unsafe.Pointer(csrc))
+		copts := C.CString(PoCLOptions)
+		defer C.free(unsafe.Pointer(copts))
+		var log [1 << 14]C.char
+		if rc := C.bp_build(csrc, copts, &p, &log[0], C.size_t(len(log))); rc != 0 {
+			return nil, fmt.Errorf("bench: pocl: building %s.cl: OpenCL error %d\n%s", file, int(rc), C.GoString(&log[0]))
+		}
+		pocl.programs[file] = p
+	}
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	var k C.cl_kernel
+	if err := clErr("clCreateKernel "+name, C.bp_kernel(p, cname, &k)); err != nil {
+		return nil, err
+	}
+	pocl.kernels[key] = k
+	return k, nil
+}
+
+type poclInstance struct {
+	w    *Workload
+	mems []C.cl_mem
+	ks   []C.cl_kernel
+	// scalars holds the bytes of scalar arguments per dispatch and
+	// argument (nil for others).
+	scalars [][][]byte
+}
+
+// Prepare builds b's program (once) and creates w's buffers.
+func (*PoCL) Prepare(b *Benchmark, w *Workload) (Instance, error) {
+	in := &poclInstance{w: w}
+	for _, bf := range w.Buffers {
+		var m C.cl_mem
+		if err := clErr("clCreateBuffer", C.bp_buffer(C.size_t(max(len(bf.Init), 4)), &m)); err != nil {
+			in.Close()
+			return nil, err
+		}
+		in.mems = append(in.mems, m)
+	}
+	for _, d := range w.Dispatches {
+		k, err := poclKernel(b.Name, d.Kernel)
+		if err != nil {
+			in.Close()
+			return nil, err
+		}
+		sc := make([][]byte, len(d.Args))
+		for j, a := range d.Args {
+			if a.Kind == ArgScalar {
+				if sc[j], err = scalarBytes(a.Value); err != nil {
+					in.Close()
+					return nil, err
+				}
+			}
+		}
+		in.ks = append(in.ks, k)
+		in.scalars = append(in.scalars, sc)
+	}
+	return in, nil
+}
+
+func (in *poclInstance) Reset() error {
+	for i, bf := range in.w.Buffers {
+		if len(bf.Init) == 0 {
+			continue
+		}
+		if err := clErr("clEnqueueWriteBuffer", C.bp_write(in.mems[i], C.size_t(len(bf.Init)), unsafe.Pointer(&bf.Init[0]))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (in *poclInstance) Run(ctx context.Context) error {
+	for i := range in.w.Dispatches {
+		d := &in.w.Dispatches[i]
+		k := in.ks[i]
+		for j, a := range d.Args {
+			var rc C.int
+			switch a.Kind {
+			case ArgBuffer:
+				rc = C.bp_arg_mem(k, C.cl_uint(j), in.mems[a.Buf])
+			case ArgScalar:
+				b := in.scalars[i][j]
+				rc = C.bp_arg_val(k, C.cl_uint(j), C.size_t(len(b)), unsafe.Pointer(&b[0]))
+			case ArgLocal:
+				rc = C.bp_arg_val(k, C.cl_uint(j), C.size_t(a.Local), nil)
+			}
+			if err := clErr("clSetKernelArg", rc); err != nil {
+				return err
+			}
+		}
+		g, l := d.Global, d.Local
+		if err := clErr("clEnqueueNDRangeKernel "+d.Kernel, C.bp_enqueue(k, C.cl_uint(d.Dims()),
+			C.size_t(g[0]), C.size_t(g[1]), C.size_t(g[2]), C.size_t(l[0]), C.size_t(l[1]), C.size_t(l[2]))); err != nil {
+			return err
+		}
+	}
+	return clErr("clFinish", C.bp_finish())
+}
+
+func (in *poclInstance) Read(i int) ([]byte, error) {
+	b := make([]byte, len(in.w.Buffers[i].Init))
+	if len(b) == 0 {
+		return b, nil
+	}
+	if err := clErr("clEnqueueReadBuffer", C.bp_read(in.mems[i], C.size_t(len(b)), unsafe.Pointer(&b[0]))); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (in *poclInstance) Close() error {
+	for _, m := range in.mems {
+		C.bp_release_mem(m)
+	}
+	in.mems = nil
+	return nil
+}

@@ -1,0 +1,315 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"runtime"
+	"sort"
+	"time"
+
+	"github.com/rocpu/rocpu/emu"
+)
+
+// Options configure a suite run.
+type Options struct {
+	Sizes   []Size         // default Small, Medium, Large
+	Match   *regexp.Regexp // benchmarks to run; nil: all
+	Reps    int            // timed runs per side after the warm-up; < 5 means 5
+	Workers int            // rocpu workers and PoCL threads; 0: runtime.NumCPU()
+	// Scaling also times rocpu with one worker at the largest size run.
+	Scaling bool
+	// Extras measures dispatch latency and throughput, code object load
+	// and decoder throughput.
+	Extras bool
+	// NoPoCL measures rocpu alone (also the fallback when PoCL is
+	// unavailable, with a note in the report).
+	NoPoCL bool
+	Log    io.Writer // progress lines; nil: none
+}
+
+// Times summarises repeated wall-clock times, in seconds.
+type Times struct {
+	Runs   []float64 `json:"runs"`
+	Median float64   `json:"median"`
+	Min    float64   `json:"min"`
+	Max    float64   `json:"max"`
+}
+
+func summarize(runs []float64) *Times {
+	if len(runs) == 0 {
+		return nil
+	}
+	s := append([]float64(nil), runs...)
+	sort.Float64s(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return &Times{Runs: runs, Median: m, Min: s[0], Max: s[len(s)-1]}
+}
+
+// classNames name emu's instruction classes, indexed by emu.ClassSALU….
+var classNames = [emu.NumClasses]string{"salu", "smem", "branch", "valu", "vmem", "lds", "other"}
+
+// Result is one benchmark at one size.
+type Result struct {
+	Name       string  `json:"name"`
+	Size       string  `json:"size"`
+	Elements   int     `json:"elements"`
+	Unit       string  `json:"unit"`
+	Dispatches int     `json:"dispatches"`
+	PoCL       *Times  `json:"pocl,omitempty"`
+	Rocpu      *Times  `json:"rocpu"`
+	Ratio      float64 `json:"ratio,omitempty"` // rocpu median / PoCL median
+	// Check says how outputs were compared: "exact", or "≤ N ULP" with
+	// the largest difference seen in MaxULPSeen.
+	Check      string  `json:"check"`
+	MaxULPSeen float64 `json:"max_ulp_seen"`
+	// Mismatch describes how rocpu's outputs differ from PoCL's beyond
+	// Check ("" when they agree); such results stay out of the geomean.
+	Mismatch string `json:"mismatch,omitempty"`
+	// Instructions are rocpu's executed instructions per run by class.
+	Instructions map[string]uint64 `json:"instructions"`
+	InstPerSec   float64           `json:"inst_per_sec"` // at the rocpu median
+	VALUPerSec   float64           `json:"valu_per_sec"`
+	// Rocpu1 is rocpu with one worker (Options.Scaling), Scaling the
+	// speed-up of Workers workers over one.
+	Rocpu1  *Times  `json:"rocpu_1_worker,omitempty"`
+	Scaling float64 `json:"scaling,omitempty"`
+}
+
+// NsPerElement is rocpu's median time per element.
+func (r *Result) NsPerElement() float64 { return r.Rocpu.Median * 1e9 / float64(r.Elements) }
+
+// Report is a whole suite run.
+type Report struct {
+	Date       string    `json:"date"`
+	Commit     string    `json:"commit,omitempty"`
+	GoVersion  string    `json:"go"`
+	CPU        string    `json:"cpu"`
+	Cores      int       `json:"cores"`
+	Workers    int       `json:"workers"`
+	PoCLDevice string    `json:"pocl_device,omitempty"`
+	PoCLNote   string    `json:"pocl_note,omitempty"`
+	Reps       int       `json:"reps"`
+	Results    []*Result `json:"results"`
+	// Geomean is the geometric mean of the ratios per size; Worst the
+	// largest ratio per size and its kernel.
+	Geomean map[string]float64 `json:"geomean"`
+	Worst   map[string]string  `json:"worst"`
+	Extras  *Extras            `json:"extras,omitempty"`
+	Elapsed float64            `json:"elapsed_s"`
+}
+
+func (o *Options) logf(format string, a ...any) {
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, format+"\n", a...)
+	}
+}
+
+// Run runs the suite.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	start := time.Now()
+	if o.Reps < 5 {
+		o.Reps = 5
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	if len(o.Sizes) == 0 {
+		o.Sizes = []Size{Small, Medium, Large}
+	}
+	rep := &Report{Date: time.Now().UTC().Format(time.RFC3339), GoVersion: runtime.Version(), CPU: cpuName(),
+		Cores: runtime.NumCPU(), Workers: o.Workers, Reps: o.Reps, Geomean: map[string]float64{}, Worst: map[string]string{}}
+	var pocl Side
+	if !o.NoPoCL {
+		p, err := NewPoCL(o.Workers)
+		if err != nil {
+			rep.PoCLNote = err.Error()
+			o.logf("PoCL unavailable, measuring rocpu alone: %v", err)
+		} else {
+			pocl = p
+			rep.PoCLDevice = p.Device()
+		}
+	}
+	rc, err := NewRocpu(o.Workers)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var rc1 *Rocpu
+	if o.Scaling {
+		if rc1, err = NewRocpu(1); err != nil {
+			return nil, err
+		}
+		defer rc1.Close()
+	}
+	largest := o.Sizes[0]
+	for _, s := range o.Sizes {
+		largest = max(largest, s)
+	}
+	for _, b := range Suite {
+		if o.Match != nil && !o.Match.MatchString(b.Name) {
+			continue
+		}
+		for _, s := range o.Sizes {
+			var one *Rocpu
+			if s == largest {
+				one = rc1
+			}
+			r, err := runOne(ctx, &o, b, s, pocl, rc, one)
+			if err != nil {
+				return rep, fmt.Errorf("%s/%s: %w", b.Name, s, err)
+			}
+			rep.Results = append(rep.Results, r)
+		}
+	}
+	for _, s := range o.Sizes {
+		logSum, n, worst, wn := 0.0, 0, 0.0, ""
+		for _, r := range rep.Results {
+			if r.Size == s.String() && r.Ratio > 0 && r.Mismatch == "" {
+				logSum += math.Log(r.Ratio)
+				n++
+				if r.Ratio > worst {
+					worst, wn = r.Ratio, r.Name
+				}
+			}
+		}
+		if n > 0 {
+			rep.Geomean[s.String()] = math.Exp(logSum / float64(n))
+			rep.Worst[s.String()] = fmt.Sprintf("%s %.1f×", wn, worst)
+		}
+	}
+	if o.Extras {
+		ex, err := measureExtras(ctx, &o, pocl, rc)
+		if err != nil {
+			return rep, err
+		}
+		rep.Extras = ex
+	}
+	rep.Elapsed = time.Since(start).Seconds()
+	return rep, nil
+}
+
+func timeRun(ctx context.Context, in Instance) (float64, error) {
+	if err := in.Reset(); err != nil {
+		return 0, err
+	}
+	t := time.Now()
+	err := in.Run(ctx)
+	return time.Since(t).Seconds(), err
+}
+
+// runOne measures benchmark b at size s: a warm-up run on each side whose
+// outputs are compared, then Reps runs alternating PoCL, rocpu.
+func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc, rc1 *Rocpu) (*Result, error) {
+	w := b.Workload(s)
+	res := &Result{Name: b.Name, Size: s.String(), Elements: w.Elements, Unit: w.Unit, Dispatches: len(w.Dispatches),
+		Check: "exact"}
+	if b.MaxULP > 0 {
+		res.Check = fmt.Sprintf("≤ %d ULP", b.MaxULP)
+	}
+	ri, err := rc.Prepare(b, w)
+	if err != nil {
+		return nil, err
+	}
+	defer ri.Close()
+	var pi Instance
+	if pocl != nil {
+		if pi, err = pocl.Prepare(b, w); err != nil {
+			return nil, err
+		}
+		defer pi.Close()
+	}
+	// Warm-up and check.
+	tr, err := timeRun(ctx, ri)
+	if err != nil {
+		return nil, err
+	}
+	stats := ri.(*rocpuInstance).stats
+	tp := 0.0
+	if pi != nil {
+		if tp, err = timeRun(ctx, pi); err != nil {
+			return nil, err
+		}
+		for i := range w.Buffers {
+			bf := &w.Buffers[i]
+			if bf.Check == NoCheck {
+				continue
+			}
+			x, err := pi.Read(i)
+			if err != nil {
+				return nil, err
+			}
+			y, _ := ri.Read(i)
+			d, err := compare(b, bf, x, y)
+			res.MaxULPSeen = max(res.MaxULPSeen, d)
+			if err != nil && res.Mismatch == "" {
+				// Measured and reported, but left out of the geometric mean.
+				res.Mismatch = err.Error()
+				o.logf("%s/%s: OUTPUTS DIFFER: %v", b.Name, s, err)
+			}
+		}
+	}
+	reps := o.Reps
+	if tr+tp < 0.05 {
+		reps = max(reps, 21) // short runs: more samples
+	}
+	var pt, rt []float64
+	for i := 0; i < reps; i++ {
+		if pi != nil {
+			t, err := timeRun(ctx, pi)
+			if err != nil {
+				return nil, err
+			}
+			pt = append(pt, t)
+		}
+		t, err := timeRun(ctx, ri)
+		if err != nil {
+			return nil, err
+		}
+		rt = append(rt, t)
+	}
+	res.Rocpu, res.PoCL = summarize(rt), summarize(pt)
+	if res.PoCL != nil {
+		res.Ratio = res.Rocpu.Median / res.PoCL.Median
+	}
+	res.Instructions = map[string]uint64{}
+	var total uint64
+	for c := 0; c < emu.NumClasses; c++ {
+		res.Instructions[classNames[c]] = stats.Instructions[c]
+		total += stats.Instructions[c]
+	}
+	res.Instructions["total"] = total
+	res.InstPerSec = float64(total) / res.Rocpu.Median
+	res.VALUPerSec = float64(stats.Instructions[emu.ClassVALU]) / res.Rocpu.Median
+	if rc1 != nil {
+		ri1, err := rc1.Prepare(b, w)
+		if err != nil {
+			return nil, err
+		}
+		defer ri1.Close()
+		var t1 []float64
+		for i := 0; i < 3; i++ {
+			t, err := timeRun(ctx, ri1)
+			if err != nil {
+				return nil, err
+			}
+			t1 = append(t1, t)
+		}
+		res.Rocpu1 = summarize(t1)
+		res.Scaling = res.Rocpu1.Median / res.Rocpu.Median
+	}
+	line := fmt.Sprintf("%-12s %-6s rocpu %9.3f ms", b.Name, s, res.Rocpu.Median*1e3)
+	if res.PoCL != nil {
+		line += fmt.Sprintf("  pocl %9.3f ms  ratio %6.1f×", res.PoCL.Median*1e3, res.Ratio)
+	}
+	if res.Scaling > 0 {
+		line += fmt.Sprintf("  1→%d workers %.2f×", o.Workers, res.Scaling)
+	}
+	o.logf("%s", line)
+	return res, nil
+}
