@@ -28,6 +28,7 @@ func BenchmarkDispatchRoundTrip(b *testing.B) {
 	b.StopTimer()
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "median-ns")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
 }
 
 // BenchmarkDispatchBatched measures dispatches submitted in batches of 256

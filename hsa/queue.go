@@ -72,6 +72,8 @@ type Queue struct {
 
 	statsMu sync.Mutex
 	stats   emu.Counters
+
+	idlePoll time.Duration // the processor's current fallback poll (its goroutine only)
 }
 
 type queueState struct {
@@ -433,6 +435,7 @@ func (q *Queue) process() error {
 			continue
 		}
 		q.doorbell.acquire()
+		q.idlePoll = 0
 		if err := q.execute(pkt, hdr, rd); err != nil {
 			if q.ctx.Err() != nil || q.state.Load() != queueActive {
 				return nil // inactivated or shut down: not a queue error
@@ -466,14 +469,22 @@ func (q *Queue) waitDoorbell(ready func() bool) {
 	if ready() || q.state.Load() != queueActive {
 		return
 	}
-	t := time.NewTimer(pollMax)
+	// Rings wake the processor; the timer only catches doorbell writes
+	// that wake nobody, so an idle queue backs off to idlePollMax.
+	q.idlePoll = min(max(2*q.idlePoll, pollMin), idlePollMax)
+	t := time.NewTimer(q.idlePoll)
 	defer t.Stop()
 	select {
 	case <-ch:
+		q.idlePoll = 0
 	case <-q.ctx.Done():
 	case <-t.C:
 	}
 }
+
+// idlePollMax bounds how long an idle packet processor sleeps between
+// looks at its queue when no doorbell store wakes it.
+const idlePollMax = 20 * time.Millisecond
 
 // fail reports the error that put the queue into its error state: the
 // fault goes to stderr, queue_inactive_signal gets the status, system
