@@ -536,3 +536,23 @@ func TestGPRIndexMode(t *testing.T) {
 		t.Error("s_set_gpr_idx_off left index mode on")
 	}
 }
+
+// TestDSRead2Offsets: the decoder gives DS offsets as the combined 16-bit
+// field (offset1<<8 | offset0) plus offset1; the two-address forms scale
+// offset0 and offset1 separately (by 4, or 256 for st64).
+func TestDSRead2Offsets(t *testing.T) {
+	w := testWave(t)
+	w.setExec(1)
+	for i := 0; i < 1024; i++ {
+		le.PutUint32(w.wg.lds[4*i:], uint32(i))
+	}
+	w.v[0] = 8 // byte address: element 2
+	exec1(t, w, "ds_read2_b32", &op{dst: v(2), src: [3]operand{v(0)}, offset: 32<<8 | 3, off1: 32, imm: 1 | 1<<4})
+	if w.v[2*64] != 5 || w.v[3*64] != 34 {
+		t.Errorf("ds_read2_b32 offset0:3 offset1:32 = %d, %d; want 5, 34", w.v[2*64], w.v[3*64])
+	}
+	exec1(t, w, "ds_read2st64_b32", &op{dst: v(2), src: [3]operand{v(0)}, offset: 2 << 8, off1: 2, imm: 1 | 64<<4})
+	if w.v[2*64] != 2 || w.v[3*64] != 2+128 {
+		t.Errorf("ds_read2st64_b32 offset1:2 = %d, %d; want 2, 130", w.v[2*64], w.v[3*64])
+	}
+}

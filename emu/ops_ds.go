@@ -41,7 +41,8 @@ func dsWrite(w *wave, o *op) {
 	}
 }
 
-// ds_read2/write2: o.imm = element dwords (1 or 2) | scale<<4 (1 or 64).
+// ds_read2/write2: o.imm = element dwords (1 or 2) | scale<<4 (1 or 64);
+// offset0 is the low byte of the decoder's combined offset field.
 func dsRead2(w *wave, o *op) {
 	exec := w.exec()
 	nd := int(o.imm & 0xF)
@@ -52,7 +53,7 @@ func dsRead2(w *wave, o *op) {
 		if exec>>l&1 == 0 {
 			continue
 		}
-		a0 := SharedApertureBase | uint64(v[l]+uint32(o.offset)*scale)
+		a0 := SharedApertureBase | uint64(v[l]+uint32(o.offset)&0xFF*scale)
 		a1 := SharedApertureBase | uint64(v[l]+uint32(o.off1)*scale)
 		for i := 0; i < nd; i++ {
 			d[i][l] = w.read(o, l, a0+uint64(4*i), 4)
@@ -74,7 +75,7 @@ func dsWrite2(w *wave, o *op) {
 		if exec>>l&1 == 0 {
 			continue
 		}
-		a0 := SharedApertureBase | uint64(v[l]+uint32(o.offset)*scale)
+		a0 := SharedApertureBase | uint64(v[l]+uint32(o.offset)&0xFF*scale)
 		a1 := SharedApertureBase | uint64(v[l]+uint32(o.off1)*scale)
 		for i := 0; i < nd; i++ {
 			w.write(o, l, a0+uint64(4*i), 4, s0[i][l])
