@@ -955,3 +955,14 @@ func (s *ExecutableSymbol) Info(attr SymbolInfo) (any, error) {
 	}
 	return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "unknown symbol attribute %d", attr)
 }
+
+// AllSymbols is the deprecated hsa_executable_iterate_symbols: every
+// symbol, agent and program.
+func (e *Executable) AllSymbols() ([]*ExecutableSymbol, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.check("Executable.AllSymbols", false); err != nil {
+		return nil, err
+	}
+	return append([]*ExecutableSymbol(nil), e.symbols...), nil
+}

@@ -144,6 +144,16 @@ func TestLoadCodeObject(t *testing.T) {
 		}
 		t.Errorf("agent symbols %v, want add.kd, empty.kd, counter", names)
 	}
+	if all, _ := e.AllSymbols(); len(all) != 3 {
+		t.Errorf("AllSymbols: %d", len(all))
+	}
+	wantStatus(t, e.DefineProgramGlobal("pvar", 0x1234), HSA_STATUS_SUCCESS)
+	if ps, _ := e.Symbols(nil); len(ps) != 1 || ps[0].Name() != "pvar" || ps[0].Address() != 0x1234 {
+		t.Errorf("program symbols %v", ps)
+	}
+	if s, err := e.Symbol("pvar", gpu); err != nil || s.Address() != 0x1234 {
+		t.Errorf("program variable by agent lookup: %v %v", s, err)
+	}
 	if got, err := r.ExecutableSymbol(sym.Handle()); got != sym || err != nil {
 		t.Errorf("ExecutableSymbol(handle) %v %v", got, err)
 	}
