@@ -394,3 +394,13 @@ func TestDispatch(t *testing.T) {
 	}
 	t.Log(strings.TrimSpace(stdout))
 }
+
+func TestThreads(t *testing.T) {
+	lib := buildLib(t)
+	exe := compileC(t, lib, "threads")
+	stdout, stderr, err := run(t, lib, nil, exe)
+	if err != nil || !strings.Contains(stdout, ", 0 failed") {
+		t.Fatalf("threads: %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	t.Log(strings.TrimSpace(stdout))
+}
