@@ -1,7 +1,6 @@
 package emu
 
 import (
-	"math"
 	"sync/atomic"
 	"unsafe"
 )
@@ -243,5 +242,3 @@ func (w *wave) atomicLane(o *op, l int, a uint64, op uint32, src, cmp uint64) ui
 	}
 	return uint64(hostAtomic32(p, op, uint32(src), uint32(cmp)))
 }
-
-var _ = math.Float32bits

@@ -43,8 +43,6 @@ func TestFMA32DoubleRounding(t *testing.T) {
 }
 
 func TestDirectedRounding(t *testing.T) {
-	third := float32(1) / 3 // RNE rounds down for 1/3 in f32? check both neighbours
-	_ = third
 	// 1 + 2^-30 is not representable: RNE and RTZ and RDN give 1, RUP gives 1+2^-23.
 	cases := []struct {
 		rnd  uint32

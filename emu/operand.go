@@ -1,7 +1,5 @@
 package emu
 
-import "math"
-
 // Source operand types, used to materialise inline constants and literals
 // in the width and format the instruction reads.
 const (
@@ -105,11 +103,7 @@ func (w *wave) sread32(s *operand) uint32 {
 	case kSGPR:
 		return w.s[s.idx]
 	case kConst:
-		if s.val>>32 != 0 && s.val&0xFFFFFFFF == 0 {
-			// 64-bit constants read as 32 bits give the low half, except
-			// aperture bases, whose 32-bit reads LLVM uses for the high half.
-			return uint32(s.val)
-		}
+		// 64-bit constants (src_*_base) read as 32 bits give the low half.
 		return uint32(s.val)
 	case kSCC:
 		return w.scc
@@ -212,5 +206,3 @@ func (w *wave) vdst64(d *operand) (lo, hi []uint32) {
 	}
 	return w.v[i : i+64 : i+64], w.v[i+64 : i+128 : i+128]
 }
-
-var _ = math.Float32bits

@@ -1,9 +1,6 @@
 package emu
 
-import (
-	"math"
-	"math/bits"
-)
+import "math"
 
 // VOP3P packed math. Each 16-bit half of the result takes its operands'
 // halves selected by op_sel (low result) and op_sel_hi (high result), with
@@ -310,7 +307,6 @@ func init() {
 		}
 		return s
 	}))
-	_ = bits.Add32
 }
 
 func init() {

@@ -1,7 +1,5 @@
 package emu
 
-import "math"
-
 // VOPC: comparisons write a lane mask to VCC (e32) or an SGPR pair (e64);
 // v_cmpx_* also write EXEC (GFX9 writes both).
 
@@ -112,5 +110,3 @@ func init() {
 		})
 	}
 }
-
-var _ = math.NaN

@@ -1,7 +1,5 @@
 package emu
 
-import "math"
-
 // VALU runners. Each reads its sources once per instruction (a VGPR's 64
 // lanes, or a scalar broadcast), applies input modifiers, loops over the
 // active lanes and applies output modifiers. Sources are read before the
@@ -435,22 +433,9 @@ func cmpU64(w *wave, o *op, x bool, pred func(a, b uint64) bool) {
 	}, x)
 }
 
-// v_cmp_class: bit tests of the IEEE class mask in src1.
-func classBits(x float64, isSignaling bool) uint32 {
-	switch {
-	case x != x:
-		if isSignaling {
-			return 1
-		}
-		return 2
-	case math.IsInf(x, -1):
-		return 4
-	case math.IsInf(x, 1):
-		return 512
-	}
-	return 0
-}
-
+// class32, class64 and class16 test the IEEE class mask of v_cmp_class:
+// bit 0 signaling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0,
+// 6 +0, 7 +denormal, 8 +normal, 9 +inf.
 func class32(u uint32, mask uint32) bool {
 	var bit uint32
 	neg := u>>31 != 0
