@@ -64,9 +64,7 @@ func (r *Runtime) checkSignals(op string, deps []*Signal, completion *Signal) er
 // down first, nothing runs. A failure of work sets completion to -1 (an
 // error value any HSA wait sees as "not 0").
 func (r *Runtime) async(deps []*Signal, completion *Signal, work func() error) {
-	r.bg.Add(1)
-	go func() {
-		defer r.bg.Done()
+	r.goBackground(func() {
 		err := r.waitCond(r.ctx, deps, func() (bool, error) {
 			for _, d := range deps {
 				if d.Live() && d.Load() != 0 {
@@ -91,7 +89,7 @@ func (r *Runtime) async(deps []*Signal, completion *Signal, work func() error) {
 			atomic.StoreUint64(&completion.s.EndTS, Timestamp())
 			completion.Subtract(1)
 		}
-	}()
+	})
 }
 
 // AsyncCopy is hsa_amd_memory_async_copy: after every dependency signal

@@ -2,6 +2,7 @@ package hsa
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,6 +61,20 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	var kernarg []byte
 	group := k.GroupSize + o.DynamicLDS
 	var printfBuf []byte
+	// cleanup frees what the packet uses, in reverse order, once the
+	// packet can no longer run.
+	var cleanup []func()
+	release := func() {
+		for i := len(cleanup) - 1; i >= 0; i-- {
+			cleanup[i]()
+		}
+	}
+	published := false
+	defer func() {
+		if !published {
+			release()
+		}
+	}()
 	if k.Meta != nil {
 		layout, err := k.Meta.KernargLayout()
 		if err != nil {
@@ -74,11 +89,11 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 			if err != nil {
 				return err
 			}
-			defer r.Free(pb)
+			cleanup = append(cleanup, func() { r.Free(pb) })
 			printfBuf, _ = r.space.Slice(pb, size)
 			codeobject.InitPrintfBuffer(printfBuf)
 			o.PrintfBuffer = pb
-			defer func() {
+			cleanup = append(cleanup, func() {
 				text, perr := codeobject.PrintfOutput(printfBuf, k.Printf)
 				w := r.cfg.PrintfOutput
 				if w == nil {
@@ -88,7 +103,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 				if perr != nil {
 					fmt.Fprintf(r.stderr, "rocpu: kernel %s: printf buffer: %v\n", k.Name, perr)
 				}
-			}()
+			})
 		}
 		ka, err := layout.BuildDispatch(args, codeobject.Launch{Grid: o.Grid, Group: o.Workgroup, Dims: dims,
 			Offset: o.Offset, QueuePtr: q.addr, DynamicLDS: o.DynamicLDS, PrintfBuffer: o.PrintfBuffer})
@@ -106,7 +121,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 		if err != nil {
 			return err
 		}
-		defer r.Free(kaddr)
+		cleanup = append(cleanup, func() { r.Free(kaddr) })
 		if err := r.copyIn(kaddr, kernarg); err != nil {
 			return err
 		}
@@ -115,7 +130,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	if err != nil {
 		return err
 	}
-	defer done.Destroy()
+	cleanup = append(cleanup, func() { done.Destroy() })
 
 	// Reserve a slot, waiting while the ring is full.
 	var idx uint64
@@ -148,19 +163,35 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	kp.Reserved2 = 0
 	kp.CompletionSignal = done.Handle()
 	p.Publish(abi.MakePacketHeader(abi.HSA_PACKET_TYPE_KERNEL_DISPATCH, true, abi.HSA_FENCE_SCOPE_SYSTEM, abi.HSA_FENCE_SCOPE_SYSTEM), uint16(dims))
+	published = true
 	q.Ring(int64(idx))
 
-	err = r.waitCond(ctx, []*Signal{done}, func() (bool, error) {
+	// finished: the packet completed, or can no longer run (the queue
+	// failed or stopped).
+	finished := func() (bool, error) {
 		if done.Load() == 0 {
 			return true, nil
 		}
-		if q.LoadReadIndex() <= idx {
-			if err := q.Err(); err != nil {
-				return false, err
-			}
+		if err := q.Err(); err != nil {
+			return false, err
+		}
+		if q.state.Load() != queueActive {
+			return false, errorf(op, HSA_STATUS_ERROR_INVALID_QUEUE, "queue stopped before the dispatch completed")
 		}
 		return false, nil
-	})
+	}
+	err = r.waitCond(ctx, []*Signal{done}, finished)
+	if ctx.Err() != nil && err != nil && errors.Is(err, ctx.Err()) {
+		// The packet may still run: free its memory only once it cannot.
+		r.goBackground(func() {
+			r.waitCond(r.ctx, []*Signal{done}, finished)
+			if r.open.Load() {
+				release()
+			}
+		})
+		return err
+	}
+	release()
 	return err
 }
 

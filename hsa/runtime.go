@@ -179,7 +179,24 @@ type Runtime struct {
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	bg     sync.WaitGroup // packet processors, async copies, the handler goroutine
+	bgMu   sync.RWMutex   // orders goBackground against shutdown's Wait
+	bg     sync.WaitGroup // asynchronous copies and Launch clean-ups
+}
+
+// goBackground runs fn on a goroutine shutdown waits for, unless the
+// runtime is already shutting down (then it reports false).
+func (r *Runtime) goBackground(fn func()) bool {
+	r.bgMu.RLock()
+	defer r.bgMu.RUnlock()
+	if !r.open.Load() {
+		return false
+	}
+	r.bg.Add(1)
+	go func() {
+		defer r.bg.Done()
+		fn()
+	}()
+	return true
 }
 
 var (
@@ -300,7 +317,9 @@ func (r *Runtime) Close() error {
 }
 
 func (r *Runtime) shutdown() {
+	r.bgMu.Lock()
 	r.open.Store(false)
+	r.bgMu.Unlock()
 	r.cancel()
 	r.q.closeAll()
 	r.sig.closeAll()

@@ -1,0 +1,113 @@
+package hsa
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rocpu/rocpu/emu"
+)
+
+// TestConcurrentLaunch: Launch from several goroutines on one queue.
+func TestConcurrentLaunch(t *testing.T) {
+	r, devs := newRT(t)
+	gpu := r.GPUAgents()[0]
+	e, _, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym, _ := e.Symbol("add.kd", gpu)
+	q, _ := newQueue(t, r, 64)
+	out, _ := gpu.Pools()[0].Allocate(4096, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 25; i++ {
+				if err := q.Launch(ctx, sym.Kernel(), [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(g*100+i)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	if n := devs[0].count(); n != 100 {
+		t.Fatalf("%d dispatches, want 100", n)
+	}
+	for _, d := range devs[0].all() {
+		if d.KernargAddr == 0 || d.GridSize != [3]uint32{64, 1, 1} || d.Kernel != "add" {
+			t.Fatalf("dispatch %+v", d)
+		}
+	}
+}
+
+// TestLaunchFault: Launch returns the device's fault, and later Launches
+// on the failed queue return its error at once.
+func TestLaunchFault(t *testing.T) {
+	r, devs := newRT(t)
+	gpu := r.GPUAgents()[0]
+	e, _, _ := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
+	sym, _ := e.Symbol("empty.kd", gpu)
+	fault := &emu.Fault{Kind: emu.FaultException, Kernel: "empty", Wave: 0, Lane: -1, Inst: "s_trap 2"}
+	devs[0].setFn(func(context.Context, *emu.Dispatch) error { return fault })
+	q, _ := newQueue(t, r, 64)
+	ctx := context.Background()
+	err := q.Launch(ctx, sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1})
+	var f *emu.Fault
+	if !errors.As(err, &f) || f != fault {
+		t.Fatalf("Launch returned %v, want the fault", err)
+	}
+	wantStatus(t, err, HSA_STATUS_ERROR_EXCEPTION)
+	err = q.Launch(ctx, sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1})
+	wantStatus(t, err, HSA_STATUS_ERROR_EXCEPTION)
+	// A canceled context stops the wait.
+	devs[0].setFn(func(ctx context.Context, _ *emu.Dispatch) error { <-ctx.Done(); return ctx.Err() })
+	q2, _ := newQueue(t, r, 64)
+	cctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	if err := q2.Launch(cctx, sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Launch with an expiring context returned %v", err)
+	}
+	wantStatus(t, q.Launch(ctx, nil, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}), HSA_STATUS_ERROR_EXCEPTION) // the failed queue's error comes first
+	wantStatus(t, q2.Launch(ctx, sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{70000, 1, 1}), HSA_STATUS_ERROR_INVALID_ARGUMENT)
+}
+
+// TestLaunchCanceledWhileRunning: when Launch's context ends while its
+// packet still runs, the packet's kernarg and completion signal stay valid
+// until it completes, so the queue does not fail.
+func TestLaunchCanceledWhileRunning(t *testing.T) {
+	r, devs := newRT(t)
+	gpu := r.GPUAgents()[0]
+	e, _, _ := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
+	sym, _ := e.Symbol("add.kd", gpu)
+	out, _ := gpu.Pools()[0].Allocate(4096, 0)
+	release := make(chan struct{})
+	devs[0].setFn(func(_ context.Context, d *emu.Dispatch) error {
+		<-release
+		// The kernarg segment must still be there.
+		if _, err := r.Space().Slice(d.KernargAddr, 8); err != nil {
+			t.Errorf("kernarg freed while the kernel ran: %v", err)
+		}
+		return nil
+	})
+	q, _ := newQueue(t, r, 64)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := q.Launch(ctx, sym.Kernel(), [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(1)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Launch returned %v", err)
+	}
+	close(release)
+	devs[0].setFn(nil)
+	if err := q.Launch(context.Background(), sym.Kernel(), [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(2)); err != nil {
+		t.Fatalf("next Launch: %v", err)
+	}
+	if err := q.Err(); err != nil {
+		t.Fatalf("queue failed: %v", err)
+	}
+}
