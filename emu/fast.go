@@ -1,6 +1,9 @@
 package emu
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Specialised loops for the hottest VALU instructions: with MODE at its
 // usual value (round to nearest, f32 denormals kept) and no output
@@ -21,20 +24,21 @@ func fastF32(w *wave, o *op, generic func(w *wave, o *op), kind int) {
 	d := w.vdst(&o.dst)
 	a, b, d = a[:64], b[:64], d[:64]
 	if exec == ^uint64(0) {
+		fa, fb, fd := asF32(a), asF32(b), asF32(d)
 		switch kind {
 		case 0:
-			for l := range d {
-				d[l] = u32(f32(a[l]) + f32(b[l]))
+			for l := range fd {
+				fd[l] = fa[l] + fb[l]
 			}
 			return
 		case 1:
-			for l := range d {
-				d[l] = u32(f32(a[l]) * f32(b[l]))
+			for l := range fd {
+				fd[l] = fa[l] * fb[l]
 			}
 			return
 		case 2:
-			for l := range d {
-				d[l] = u32(f32(a[l]) - f32(b[l]))
+			for l := range fd {
+				fd[l] = fa[l] - fb[l]
 			}
 			return
 		}
@@ -433,4 +437,10 @@ func specialiseCompares() {
 		s.fn = func(w *wave, o *op) { unaryF32Fast(w, o, kind, g) }
 		semantics[name] = s
 	}
+}
+
+// asF32 views 64 lanes of register bits as float32 values, so float loops
+// load straight into floating-point registers (the same bits either way).
+func asF32(s []uint32) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(&s[0])), 64)
 }
