@@ -290,6 +290,14 @@ static void test_agents(hsa_agent_t *cpu, hsa_agent_t *gpu) {
   CHECK(ext, "GPU does not support the loader extension");
 }
 
+static void *dealloc_ptr, *dealloc_data;
+static int dealloc_calls;
+static void on_dealloc(void *ptr, void *user_data) {
+  dealloc_calls++;
+  dealloc_ptr = ptr;
+  dealloc_data = user_data;
+}
+
 static uint32_t pool_flags(hsa_amd_memory_pool_t p) {
   uint32_t f = 0;
   hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &f);
@@ -356,10 +364,18 @@ static void test_memory(hsa_agent_t cpu, hsa_agent_t gpu) {
         ((uint32_t *)p)[255], ((unsigned char *)p)[1024]);
   void *q = NULL;
   OK(hsa_amd_memory_pool_allocate(cp.p[1], 4096, 0, &q));
+  // Deallocation notifiers: called once, before the free, with their data.
+  OK(hsa_amd_register_deallocation_callback(q, on_dealloc, (void *)0x77));
+  OK(hsa_amd_register_deallocation_callback(p, on_dealloc, (void *)0x88));
+  OK(hsa_amd_deregister_deallocation_callback(p, on_dealloc));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_amd_deregister_deallocation_callback(p, on_dealloc));
   OK(hsa_memory_copy(q, p, 4096));
   CHECK(q && ((uint32_t *)q)[0] == 0x01020304, "hsa_memory_copy");
   OK(hsa_amd_memory_pool_free(q));
+  CHECK(dealloc_calls == 1 && dealloc_ptr == q && dealloc_data == (void *)0x77, "deallocation callback: %d calls (%p, %p)",
+        dealloc_calls, dealloc_ptr, dealloc_data);
   OK(hsa_amd_memory_pool_free(p));
+  CHECK(dealloc_calls == 1, "deregistered deallocation callback ran");
   STATUS(HSA_STATUS_ERROR_INVALID_ALLOCATION, hsa_amd_memory_pool_free(p));
   memset(&info, 0, sizeof(info));
   info.size = sizeof(info);
@@ -404,6 +420,9 @@ static bool on_signal(hsa_signal_value_t value, void *arg) {
   hsa_signal_store_screlease(handler_done, 0);
   return false;
 }
+
+static hsa_signal_t async_done;
+static void async_fn(void *arg) { hsa_signal_store_screlease(async_done, (hsa_signal_value_t)(intptr_t)arg); }
 
 static void test_signals(hsa_agent_t gpu) {
   hsa_signal_t s = {0};
@@ -475,6 +494,13 @@ static void test_signals(hsa_agent_t gpu) {
   v = hsa_signal_wait_scacquire(handler_done, HSA_SIGNAL_CONDITION_EQ, 0, 5ull * 1000 * 1000 * 1000,
                                 HSA_WAIT_STATE_BLOCKED);
   CHECK(v == 0 && handler_calls == 1, "async handler: done %lld, %d calls", (long long)v, handler_calls);
+
+  // hsa_amd_async_function runs the callback on another thread.
+  OK(hsa_signal_create(1, 0, NULL, &async_done));
+  OK(hsa_amd_async_function(async_fn, (void *)(intptr_t)9));
+  v = hsa_signal_wait_scacquire(async_done, HSA_SIGNAL_CONDITION_EQ, 9, 5ull * 1000 * 1000 * 1000, HSA_WAIT_STATE_BLOCKED);
+  CHECK(v == 9, "async function: signal %lld", (long long)v);
+  OK(hsa_signal_destroy(async_done));
 
   OK(hsa_signal_destroy(pair[1]));
   OK(hsa_signal_destroy(handler_done));
