@@ -29,3 +29,10 @@ rm -r $t
 # A HIP host executable whose .hip_fatbin bundles gfx90a and gfx906 code.
 hipcc --offload-arch=gfx90a --offload-arch=gfx906 -O2 -o vadd.hipexe vadd.hip
 strip vadd.hipexe
+# A kernel storing to a signal through ockl (value, mailbox, s_sendmsg).
+t=$(mktemp -d)
+clang-15 -x cl -cl-std=CL2.0 -cl-kernel-arg-info --target=amdgcn-amd-amdhsa -mcpu=gfx90a -nogpulib -O2 -c -emit-llvm signal.cl -o $t/s.bc
+llvm-link-15 $t/s.bc -only-needed $L/opencl.bc $L/ockl.bc $L/oclc_isa_version_90a.bc $L/oclc_abi_version_400.bc \
+  $L/oclc_wavefrontsize64_on.bc -o $t/l.bc
+clang-15 --target=amdgcn-amd-amdhsa -mcpu=gfx90a -nogpulib -O2 $t/l.bc -o signal.gfx90a.co4.hsaco
+rm -r $t
