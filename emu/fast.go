@@ -19,6 +19,27 @@ func fastF32(w *wave, o *op, generic func(w *wave, o *op), kind int) {
 		return
 	}
 	exec := w.exec()
+	if exec == ^uint64(0) && kind < 3 && o.src[0].kind != kVGPR && o.src[0].kind != kAGPR && o.src[0].kind != kTmp &&
+		o.src[1].kind == kVGPR && o.abs|o.neg == 0 {
+		// Scalar first source (the usual VOP2 form): no broadcast.
+		sa := f32(w.sread32(&o.src[0]))
+		fb, fd := asF32(w.vreg(o.src[1].idx)), asF32(w.vdst(&o.dst))
+		switch kind {
+		case 0:
+			for l := range fd {
+				fd[l] = sa + fb[l]
+			}
+		case 1:
+			for l := range fd {
+				fd[l] = sa * fb[l]
+			}
+		case 2:
+			for l := range fd {
+				fd[l] = sa - fb[l]
+			}
+		}
+		return
+	}
 	a := w.fsrc32(o, 0)
 	b := w.fsrc32(o, 1)
 	d := w.vdst(&o.dst)
