@@ -40,7 +40,7 @@ type Toolchain struct {
 type Object struct {
 	File    string `json:"file"`
 	Readelf string `json:"readelf"` // llvm-readelf-15 -h -l -S -s -r -n --dyn-syms
-	Objdump string `json:"objdump"` // llvm-objdump-15 -d --mcpu=<target>
+	Objdump string `json:"objdump"` // llvm-objdump-15 -d --mcpu=<target>; "" when not kept (rocPRIM for gfx1030)
 	Source  string `json:"source"`
 	// Lang is "opencl", "asm" or "hip".
 	Lang   string `json:"lang"`

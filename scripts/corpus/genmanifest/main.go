@@ -53,6 +53,9 @@ func run(objects, toolchain, devlibs, out string) error {
 		}
 		o.Readelf = o.File + ".readelf.txt"
 		o.Objdump = o.File + ".objdump.txt"
+		if _, err := os.Stat(filepath.Join(dir, o.Objdump)); err != nil {
+			o.Objdump = "" // not kept (see corpus.sh)
+		}
 		syms, err := kdSymbols(filepath.Join(dir, o.Readelf), o.Cov)
 		if err != nil {
 			return err
