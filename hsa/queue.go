@@ -74,6 +74,7 @@ type Queue struct {
 	stats   emu.Counters
 
 	idlePoll time.Duration // the processor's current fallback poll (its goroutine only)
+	soft     bool          // a soft queue: the application processes its packets
 }
 
 type queueState struct {
@@ -388,7 +389,9 @@ func (q *Queue) Destroy() error {
 	delete(r.q.byAddr, q.addr)
 	r.q.mu.Unlock()
 	q.stop(queueDestroyed)
-	q.doorbell.Destroy()
+	if !q.soft {
+		q.doorbell.Destroy() // a soft queue's doorbell belongs to the application
+	}
 	q.inactive.Destroy()
 	r.space.Free(q.ring.Base)
 	r.space.Free(q.addr)
@@ -712,4 +715,69 @@ func (q *Queue) barrierValue(vp *abi.AMDBarrierValuePacket) error {
 		}
 		return cond.Holds(s.Load()&vp.Mask, vp.Value), nil
 	})
+}
+
+// CreateSoftQueue is hsa_soft_queue_create: a queue whose packets the
+// application processes itself (no packet processor runs), with its ring
+// allocated from region (a global region that allows allocation), the
+// given features (HSA_QUEUE_FEATURE_KERNEL_DISPATCH and/or
+// _AGENT_DISPATCH) and the application's doorbell signal.
+func (r *Runtime) CreateSoftQueue(region *MemoryPool, size uint32, typ QueueType, features uint32, doorbell *Signal) (*Queue, error) {
+	const op = "CreateSoftQueue"
+	if err := r.check(op); err != nil {
+		return nil, err
+	}
+	if region == nil || region.rt != r {
+		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_REGION, "region of another runtime")
+	}
+	if !region.AllocAllowed() {
+		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "%v does not allow allocation", region)
+	}
+	if size == 0 || bits.OnesCount32(size) != 1 || size > QueueMaxSize {
+		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "size %d is not a power of two up to %d", size, QueueMaxSize)
+	}
+	if typ != HSA_QUEUE_TYPE_MULTI && typ != HSA_QUEUE_TYPE_SINGLE {
+		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "queue type %d", typ)
+	}
+	if features == 0 || features&^uint32(abi.HSA_QUEUE_FEATURE_KERNEL_DISPATCH|abi.HSA_QUEUE_FEATURE_AGENT_DISPATCH) != 0 {
+		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "features %#x", features)
+	}
+	if doorbell == nil || doorbell.rt != r || !doorbell.Live() {
+		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "the doorbell signal is not a live signal")
+	}
+	qreg, err := r.space.Alloc(uint64(unsafe.Sizeof(abi.AMDQueue{})), 256, vmem.KindQueue, "amd_queue_t (soft)")
+	if err != nil {
+		return nil, wrapf(op, HSA_STATUS_ERROR_OUT_OF_RESOURCES, err, "amd_queue_t")
+	}
+	ring, err := r.space.Alloc(uint64(size)*abi.PacketSize, 4096, vmem.KindQueue, "AQL ring (soft)")
+	if err != nil {
+		r.space.Free(qreg.Base)
+		return nil, wrapf(op, HSA_STATUS_ERROR_OUT_OF_RESOURCES, err, "ring of %d packets", size)
+	}
+	inactive, err := r.CreateSignal(0, nil, 0)
+	if err != nil {
+		r.space.Free(qreg.Base)
+		r.space.Free(ring.Base)
+		return nil, err
+	}
+	q := &Queue{rt: r, agent: region.owner, addr: qreg.Base, amd: vmem.ViewIn[abi.AMDQueue](qreg, qreg.Base), ring: ring,
+		size: size, doorbell: doorbell, inactive: inactive, done: make(chan struct{}), soft: true}
+	close(q.done)
+	for i := uint32(0); i < size; i++ {
+		abi.PublishPacket(ring.Pointer(ring.Base+uint64(i)*abi.PacketSize, abi.PacketSize),
+			abi.MakePacketHeader(abi.HSA_PACKET_TYPE_INVALID, false, 0, 0), 0)
+	}
+	qs := &r.q
+	qs.mu.Lock()
+	id := qs.nextID
+	qs.nextID++
+	qs.byAddr[q.addr] = q
+	qs.mu.Unlock()
+	q.amd.HSAQueue = abi.HSAQueue{Type: typ, Features: features, BaseAddress: ring.Base, DoorbellSignal: doorbell.Handle(), Size: size, ID: id}
+	q.amd.ReadDispatchIDFieldBaseByteOffset = uint32(unsafe.Offsetof(abi.AMDQueue{}.ReadDispatchID))
+	q.amd.QueueProperties = abi.AMD_QUEUE_PROPERTIES_IS_PTR64
+	q.amd.QueueInactiveSignal = inactive.Handle()
+	q.priority.Store(HSA_AMD_QUEUE_PRIORITY_NORMAL)
+	q.ctx, q.cancel = context.WithCancel(r.ctx)
+	return q, nil
 }

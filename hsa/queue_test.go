@@ -631,3 +631,45 @@ func TestCallbackDestroysQueue(t *testing.T) {
 	_, err = r.Queue(q.Handle())
 	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_QUEUE)
 }
+
+func TestSoftQueue(t *testing.T) {
+	r, _ := newRT(t)
+	db, _ := r.CreateSignal(0, nil, 0)
+	region := r.CPUAgent().Pools()[1]
+	q, err := r.CreateSoftQueue(region, 16, HSA_QUEUE_TYPE_SINGLE, abi.HSA_QUEUE_FEATURE_AGENT_DISPATCH, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := q.ABI().HSAQueue
+	if a.Size != 16 || a.DoorbellSignal != db.Handle() || a.Features != abi.HSA_QUEUE_FEATURE_AGENT_DISPATCH || a.Type != HSA_QUEUE_TYPE_SINGLE {
+		t.Errorf("hsa_queue_t %+v", a)
+	}
+	// The application is the packet processor: a packet stays put.
+	idx := submit(q, abi.MakePacketHeader(abi.HSA_PACKET_TYPE_AGENT_DISPATCH, false, 0, 0), 7, nil)
+	time.Sleep(5 * time.Millisecond)
+	if q.LoadReadIndex() != 0 || q.Packet(idx).AgentDispatch().Type != 7 {
+		t.Error("a soft queue's packet was consumed")
+	}
+	wantStatus(t, q.Destroy(), HSA_STATUS_SUCCESS)
+	if !db.Live() {
+		t.Error("destroying a soft queue destroyed the application's doorbell")
+	}
+	for _, c := range []struct {
+		size     uint32
+		features uint32
+		db       *Signal
+		want     Status
+	}{
+		{12, 1, db, HSA_STATUS_ERROR_INVALID_ARGUMENT},
+		{16, 0, db, HSA_STATUS_ERROR_INVALID_ARGUMENT},
+		{16, 8, db, HSA_STATUS_ERROR_INVALID_ARGUMENT},
+		{16, 1, nil, HSA_STATUS_ERROR_INVALID_ARGUMENT},
+	} {
+		_, err := r.CreateSoftQueue(region, c.size, HSA_QUEUE_TYPE_MULTI, c.features, c.db)
+		wantStatus(t, err, c.want)
+	}
+	_, err = r.CreateSoftQueue(r.GPUAgents()[0].Pools()[1], 16, HSA_QUEUE_TYPE_MULTI, 1, db)
+	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_ARGUMENT)
+	_, err = r.CreateSoftQueue(nil, 16, HSA_QUEUE_TYPE_MULTI, 1, db)
+	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_REGION)
+}
