@@ -15,12 +15,7 @@ import (
 
 // knownBroken lists kernels whose rocpu outputs are known to differ, with
 // the reason; the test logs them instead of failing. Keep it empty.
-var knownBroken = map[string]string{
-	// emu/build.go takes isa's 16-bit DS offset for ds_read2/ds_write2's
-	// offset0, where offset0 is only its low byte (isa puts offset1 in the
-	// high byte and in Mod.Offset1).
-	"matmul": "ds_read2_b32 offset0 includes offset1<<8 (emu/build.go)",
-}
+var knownBroken = map[string]string{}
 
 func f32(b []byte, i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])) }
 func u32(b []byte, i int) uint32  { return binary.LittleEndian.Uint32(b[4*i:]) }

@@ -64,6 +64,11 @@ type Result struct {
 	PoCL       *Times  `json:"pocl,omitempty"`
 	Rocpu      *Times  `json:"rocpu"`
 	Ratio      float64 `json:"ratio,omitempty"` // rocpu median / PoCL median
+	// RocpuCPU and PoCLCPU are the median process CPU seconds (user +
+	// system) per run: on a loaded machine they show the work done when
+	// wall time also counts waiting for a core.
+	RocpuCPU float64 `json:"rocpu_cpu_s"`
+	PoCLCPU  float64 `json:"pocl_cpu_s,omitempty"`
 	// Check says how outputs were compared: "exact", or "≤ N ULP" with
 	// the largest difference seen in MaxULPSeen.
 	Check      string  `json:"check"`
@@ -194,13 +199,17 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	return rep, nil
 }
 
-func timeRun(ctx context.Context, in Instance) (float64, error) {
+// timeRun resets in and times one Run: wall-clock seconds, and the
+// process's CPU seconds (user + system, all threads: PoCL's and rocpu's
+// workers alike) meanwhile.
+func timeRun(ctx context.Context, in Instance) (wall, cpu float64, err error) {
 	if err := in.Reset(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
+	c := cpuSeconds()
 	t := time.Now()
-	err := in.Run(ctx)
-	return time.Since(t).Seconds(), err
+	err = in.Run(ctx)
+	return time.Since(t).Seconds(), cpuSeconds() - c, err
 }
 
 // runOne measures benchmark b at size s: a warm-up run on each side whose
@@ -225,14 +234,14 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 		defer pi.Close()
 	}
 	// Warm-up and check.
-	tr, err := timeRun(ctx, ri)
+	tr, _, err := timeRun(ctx, ri)
 	if err != nil {
 		return nil, err
 	}
 	stats := ri.(*rocpuInstance).stats
 	tp := 0.0
 	if pi != nil {
-		if tp, err = timeRun(ctx, pi); err != nil {
+		if tp, _, err = timeRun(ctx, pi); err != nil {
 			return nil, err
 		}
 		for i := range w.Buffers {
@@ -258,22 +267,26 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 	if tr+tp < 0.05 {
 		reps = max(reps, 21) // short runs: more samples
 	}
-	var pt, rt []float64
+	var pt, rt, pc, rcpu []float64
 	for i := 0; i < reps; i++ {
 		if pi != nil {
-			t, err := timeRun(ctx, pi)
+			t, c, err := timeRun(ctx, pi)
 			if err != nil {
 				return nil, err
 			}
-			pt = append(pt, t)
+			pt, pc = append(pt, t), append(pc, c)
 		}
-		t, err := timeRun(ctx, ri)
+		t, c, err := timeRun(ctx, ri)
 		if err != nil {
 			return nil, err
 		}
-		rt = append(rt, t)
+		rt, rcpu = append(rt, t), append(rcpu, c)
 	}
 	res.Rocpu, res.PoCL = summarize(rt), summarize(pt)
+	res.RocpuCPU = summarize(rcpu).Median
+	if pi != nil {
+		res.PoCLCPU = summarize(pc).Median
+	}
 	if res.PoCL != nil {
 		res.Ratio = res.Rocpu.Median / res.PoCL.Median
 	}
@@ -294,7 +307,7 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 		defer ri1.Close()
 		var t1 []float64
 		for i := 0; i < 3; i++ {
-			t, err := timeRun(ctx, ri1)
+			t, _, err := timeRun(ctx, ri1)
 			if err != nil {
 				return nil, err
 			}
@@ -303,9 +316,9 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 		res.Rocpu1 = summarize(t1)
 		res.Scaling = res.Rocpu1.Median / res.Rocpu.Median
 	}
-	line := fmt.Sprintf("%-12s %-6s rocpu %9.3f ms", b.Name, s, res.Rocpu.Median*1e3)
+	line := fmt.Sprintf("%-12s %-6s rocpu %9.3f ms (cpu %9.3f ms)", b.Name, s, res.Rocpu.Median*1e3, res.RocpuCPU*1e3)
 	if res.PoCL != nil {
-		line += fmt.Sprintf("  pocl %9.3f ms  ratio %6.1f×", res.PoCL.Median*1e3, res.Ratio)
+		line += fmt.Sprintf("  pocl %9.3f ms (cpu %8.3f ms)  ratio %6.1f×", res.PoCL.Median*1e3, res.PoCLCPU*1e3, res.Ratio)
 	}
 	if res.Scaling > 0 {
 		line += fmt.Sprintf("  1→%d workers %.2f×", o.Workers, res.Scaling)

@@ -2,7 +2,7 @@
 // ELEMS*local_size elements per work-group in LDS and writes the block's
 // total; the totals are scanned by scan_block again (one group); add_sums
 // adds each block's exclusive prefix.
-#define ELEMS 8
+#define ELEMS 16
 kernel void scan_block(global uint *data, global uint *sums, uint n, local uint *tmp) {
 	uint lid = get_local_id(0), ls = get_local_size(0);
 	uint base = get_group_id(0) * ls * ELEMS + lid * ELEMS;
