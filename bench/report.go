@@ -81,8 +81,9 @@ func (r *Report) Markdown() string {
 	if r.PoCLNote != "" {
 		p("PoCL not measured: %s.\n", r.PoCLNote)
 	}
-	p("Each cell: median (min–max) wall time of %d+ runs per side after a warm-up, alternating PoCL, rocpu. Suite time %.0f s.\n\n", r.Reps, r.Elapsed)
-	p("| kernel | size | elements | dispatches | PoCL | rocpu | rocpu/PoCL | outputs |\n|---|---|---:|---:|---|---|---:|---|\n")
+	p("Each cell: median (min–max) wall time of %d+ runs per side after a warm-up, alternating PoCL, rocpu; the ratio is of the medians. "+
+		"CPU s is the process's user + system time per run (median). Suite time %.0f s.\n\n", r.Reps, r.Elapsed)
+	p("| kernel | size | elements | dispatches | PoCL | rocpu | rocpu/PoCL | CPU s per run PoCL / rocpu | outputs |\n|---|---|---:|---:|---|---|---:|---|---|\n")
 	for _, x := range r.Results {
 		ratio := "—"
 		if x.Ratio > 0 {
@@ -95,8 +96,8 @@ func (r *Report) Markdown() string {
 		if x.Mismatch != "" {
 			chk = "**DIFFER**: " + x.Mismatch
 		}
-		p("| %s | %s | %d %s | %d | %s | %s | %s | %s |\n", x.Name, x.Size, x.Elements, x.Unit, x.Dispatches,
-			timesCell(x.PoCL), timesCell(x.Rocpu), ratio, chk)
+		p("| %s | %s | %d %s | %d | %s | %s | %s | %.3g / %.3g | %s |\n", x.Name, x.Size, x.Elements, x.Unit, x.Dispatches,
+			timesCell(x.PoCL), timesCell(x.Rocpu), ratio, x.PoCLCPU, x.RocpuCPU, chk)
 	}
 	p("\n| size | geometric mean rocpu/PoCL | worst |\n|---|---:|---|\n")
 	for _, s := range r.sizes() {
