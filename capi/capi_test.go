@@ -3,6 +3,7 @@ package capi_test
 import (
 	"bytes"
 	"debug/elf"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -368,6 +370,25 @@ func TestHIP(t *testing.T) {
 	}
 	if !strings.Contains(log, "Initializing HSA stack") {
 		t.Errorf("AMD_LOG_LEVEL=4 log lacks HIP's initialisation (did the log go elsewhere?)")
+	}
+
+	// A faulting kernel: rocpu reports it, HIP's queue callback aborts.
+	fault := filepath.Join(t.TempDir(), "hip_fault")
+	if out, err := exec.Command(hipcc, "--offload-arch=gfx90a", "-o", fault, filepath.Join("testdata", "hip_fault.hip")).CombinedOutput(); err != nil {
+		t.Fatalf("hipcc: %v\n%s", err, out)
+	}
+	stdout, stderr, err = run(t, lib, nil, fault)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGABRT {
+		t.Errorf("faulting program: %v, want death by SIGABRT (exit 134)", err)
+	}
+	if !strings.Contains(stdout, "launching") || strings.Contains(stdout, "not reached") {
+		t.Errorf("faulting program output:\n%s", stdout)
+	}
+	for _, want := range []string{"HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION", "wild_store", "lane", "address", "global_store_dword"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("fault report lacks %q:\n%s", want, stderr)
+		}
 	}
 }
 
