@@ -28,12 +28,25 @@
 // Setting ROCPU_CAPI_TRACE=1 prints every failing call with its Go error to
 // stderr.
 //
+// Testing (capi_test.go) builds the real library and drives it from C:
+// testdata/api.c (values of every area, signals, queues, a barrier packet),
+// bad.c (the status of bad input), dispatch.c (code object to kernel result,
+// the loader extension, profiling, a device fault), threads.c (concurrent
+// producers and waiters); it compares the exports with ROCr's and with what
+// HIP and rocminfo import, runs Debian's rocminfo through the preload shim,
+// and runs HIP programs built by hipcc (testdata/hip_*.hip). Each part skips
+// when its tool (gcc, clang-15, hipcc, rocminfo) is missing.
+//
 // The package is linked into the shared library by the main package in
 // ./lib:
 //
-//	go build -buildmode=c-shared -o build/libhsa-runtime64.so.1 ./capi/lib
+//	go build -buildmode=c-shared \
+//	  -ldflags='-extldflags "-Wl,-soname,libhsa-runtime64.so.1 -Wl,--version-script=$PWD/capi/lib/exports.map"' \
+//	  -o bin/libhsa-runtime64.so.1 ./capi/lib
 //
-// which adds the SONAME and the ROCR_1 version script (lib/exports.map).
+// (cgo refuses -soname and --version-script in #cgo LDFLAGS, so the build
+// passes them to the external linker). The --stats summary of `rocpu exec`
+// is printed by a C destructor when ROCPU_STATS is set.
 // preload/rocpu_preload.c is the LD_PRELOAD shim `rocpu exec` uses so that
 // rocminfo's open("/dev/kfd") succeeds on a machine without the driver.
 package capi
