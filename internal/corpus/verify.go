@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // ErrNoReference is returned for a Check.Ref that has no Go implementation.
@@ -231,4 +232,20 @@ func format(base string, b []byte) string {
 		return fmt.Sprint(binary.LittleEndian.Uint64(b))
 	}
 	return hex.EncodeToString(b)
+}
+
+// VerifyPrintf checks what a kernel printed against the manifest's Printf
+// lines, in any order (work-items print concurrently).
+func VerifyPrintf(k *Kernel, stdout []byte) error {
+	got := strings.Split(strings.TrimRight(string(stdout), "\n"), "\n")
+	if len(stdout) == 0 {
+		got = nil
+	}
+	want := append([]string(nil), k.Printf...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		return fmt.Errorf("%s printed (sorted):\n%s\nwant (sorted):\n%s", k.Name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	return nil
 }
