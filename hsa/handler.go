@@ -215,3 +215,23 @@ func (r *Runtime) AsyncFunction(fn func()) error {
 	}
 	return nil
 }
+
+// drop unregisters the handlers of a destroyed signal (so Destroy does not
+// wait for the handler goroutine, which may be the caller).
+func (h *handlerState) drop(s *Signal) {
+	h.mu.Lock()
+	kept := h.list[:0:0]
+	n := 0
+	for _, ah := range h.list {
+		if ah.sig == s {
+			n++
+			continue
+		}
+		kept = append(kept, ah)
+	}
+	h.list = kept
+	h.mu.Unlock()
+	if n > 0 {
+		s.watch(-int32(n))
+	}
+}

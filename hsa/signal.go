@@ -283,6 +283,7 @@ func (s *Signal) Destroy() error {
 	st.mu.Unlock()
 	s.broadcast()
 	st.broadcastAny()
+	st.h.drop(s)
 	// Let waiters that were woken leave before the memory is reused: they
 	// check dead after every wake.
 	for i := 0; i < 1000 && s.waiters.Load() > 0; i++ {

@@ -425,3 +425,29 @@ func TestWatchersMirror(t *testing.T) {
 		time.Sleep(50 * time.Microsecond)
 	}
 }
+
+// TestDestroyInsideHandler: a handler that destroys another signal with a
+// registered handler does not wait for the handler goroutine (itself).
+func TestDestroyInsideHandler(t *testing.T) {
+	r, _ := newRT(t)
+	a, _ := r.CreateSignal(0, nil, 0)
+	b, _ := r.CreateSignal(1, nil, 0)
+	r.SetAsyncHandler(b, HSA_SIGNAL_CONDITION_EQ, 0, func(int64) bool { t.Error("handler of a destroyed signal ran"); return false })
+	took := make(chan time.Duration, 1)
+	r.SetAsyncHandler(a, HSA_SIGNAL_CONDITION_EQ, 0, func(int64) bool {
+		start := time.Now()
+		if err := b.Destroy(); err != nil {
+			t.Error(err)
+		}
+		took <- time.Since(start)
+		return false
+	})
+	select {
+	case d := <-took:
+		if d > 40*time.Millisecond {
+			t.Errorf("Destroy inside a handler took %v", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("handler did not run")
+	}
+}
