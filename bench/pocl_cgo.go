@@ -4,14 +4,58 @@ package bench
 
 /*
 #cgo LDFLAGS: -ldl
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
 #include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-// OpenCL entry points, resolved from libOpenCL.so.1 at run time so that
-// building needs the headers only.
+// The OpenCL 2.0 API subset used here, declared from the specification so
+// that building needs no OpenCL headers; the entry points are resolved
+// from libOpenCL.so.1 at run time.
+typedef int32_t cl_int;
+typedef uint32_t cl_uint;
+typedef uint64_t cl_ulong;
+typedef cl_ulong cl_bitfield;
+typedef struct _cl_platform_id *cl_platform_id;
+typedef struct _cl_device_id *cl_device_id;
+typedef struct _cl_context *cl_context;
+typedef struct _cl_command_queue *cl_command_queue;
+typedef struct _cl_program *cl_program;
+typedef struct _cl_kernel *cl_kernel;
+typedef struct _cl_mem *cl_mem;
+typedef struct _cl_event *cl_event;
+typedef intptr_t cl_context_properties;
+typedef cl_bitfield cl_queue_properties;
+
+#define CL_SUCCESS 0
+#define CL_TRUE 1
+#define CL_PLATFORM_NAME 0x0902
+#define CL_DEVICE_TYPE_ALL 0xFFFFFFFF
+#define CL_DEVICE_NAME 0x102B
+#define CL_PROGRAM_BUILD_LOG 0x1183
+#define CL_MEM_READ_WRITE 1
+
+typedef cl_int (*t_clGetPlatformIDs)(cl_uint, cl_platform_id *, cl_uint *);
+typedef cl_int (*t_clGetPlatformInfo)(cl_platform_id, cl_uint, size_t, void *, size_t *);
+typedef cl_int (*t_clGetDeviceIDs)(cl_platform_id, cl_bitfield, cl_uint, cl_device_id *, cl_uint *);
+typedef cl_int (*t_clGetDeviceInfo)(cl_device_id, cl_uint, size_t, void *, size_t *);
+typedef cl_context (*t_clCreateContext)(const cl_context_properties *, cl_uint, const cl_device_id *, void *, void *, cl_int *);
+typedef cl_command_queue (*t_clCreateCommandQueueWithProperties)(cl_context, cl_device_id, const cl_queue_properties *, cl_int *);
+typedef cl_program (*t_clCreateProgramWithSource)(cl_context, cl_uint, const char **, const size_t *, cl_int *);
+typedef cl_int (*t_clBuildProgram)(cl_program, cl_uint, const cl_device_id *, const char *, void *, void *);
+typedef cl_int (*t_clGetProgramBuildInfo)(cl_program, cl_device_id, cl_uint, size_t, void *, size_t *);
+typedef cl_kernel (*t_clCreateKernel)(cl_program, const char *, cl_int *);
+typedef cl_mem (*t_clCreateBuffer)(cl_context, cl_bitfield, size_t, void *, cl_int *);
+typedef cl_int (*t_clSetKernelArg)(cl_kernel, cl_uint, size_t, const void *);
+typedef cl_int (*t_clEnqueueNDRangeKernel)(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *);
+typedef cl_int (*t_clEnqueueReadBuffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *);
+typedef cl_int (*t_clEnqueueWriteBuffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *);
+typedef cl_int (*t_clFinish)(cl_command_queue);
+typedef cl_int (*t_clReleaseMemObject)(cl_mem);
+typedef cl_int (*t_clReleaseKernel)(cl_kernel);
+typedef cl_int (*t_clReleaseProgram)(cl_program);
+
 #define BP_FUNCS(X) \
 	X(clGetPlatformIDs) X(clGetPlatformInfo) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext) \
 	X(clCreateCommandQueueWithProperties) X(clCreateProgramWithSource) X(clBuildProgram) \
@@ -19,7 +63,7 @@ package bench
 	X(clEnqueueNDRangeKernel) X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clFinish) \
 	X(clReleaseMemObject) X(clReleaseKernel) X(clReleaseProgram)
 
-#define BP_DECL(f) static __typeof__(f) *bp_##f;
+#define BP_DECL(f) static t_##f bp_##f;
 BP_FUNCS(BP_DECL)
 
 static cl_device_id bp_dev;
@@ -32,7 +76,7 @@ static int bp_init(const char **stage, char *devname, size_t devsz) {
 	*stage = "dlopen libOpenCL.so.1";
 	void *h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!h) return 1;
-#define BP_SYM(f) bp_##f = (__typeof__(f) *)dlsym(h, #f); if (!bp_##f) return 1;
+#define BP_SYM(f) bp_##f = (t_##f)dlsym(h, #f); if (!bp_##f) return 1;
 	BP_FUNCS(BP_SYM)
 	cl_platform_id plats[16], plat = 0;
 	cl_uint np = 0;
