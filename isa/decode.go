@@ -8,7 +8,8 @@ import (
 )
 
 // encOps is the number of opcode field values per encoding.
-var encOps = [numEncodings]int{
+var encOps = [numTableEncodings]int{
+	encVOP1SDWA: 256, encVOP1DPP: 256, encVOP2SDWA: 64, encVOP2DPP: 64, encVOPCSDWA: 256, encVOPCDPP: 256,
 	EncSOP2: 48, EncSOPK: 32, EncSOP1: 256, EncSOPC: 128, EncSOPP: 128, EncSMEM: 256,
 	EncVOP2: 64, EncVOP1: 256, EncVOPC: 256, EncVOP3: 1024, EncVOP3P: 128, EncDS: 256,
 	EncFLAT: 128, EncSCRATCH: 128, EncGLOBAL: 128, EncMUBUF: 128,
@@ -17,7 +18,7 @@ var encOps = [numEncodings]int{
 // procTable maps (encoding, opcode field) to gfx9Descs index + 1 for one
 // processor.
 type procTable struct {
-	idx [numEncodings][]uint16
+	idx [numTableEncodings][]uint16
 }
 
 var (
@@ -167,6 +168,14 @@ func lookup(in *Inst, tab *procTable, enc Encoding, code uint32) (*opDesc, error
 	in.desc = i
 	in.Op = d.Op
 	in.Enc = enc
+	switch enc {
+	case encVOP1SDWA, encVOP2SDWA, encVOPCSDWA:
+		in.Enc = [...]Encoding{EncVOP1, EncVOP2, EncVOPC}[(enc-encVOP1SDWA)/2]
+		in.Form = FormSDWA
+	case encVOP1DPP, encVOP2DPP, encVOPCDPP:
+		in.Enc = [...]Encoding{EncVOP1, EncVOP2, EncVOPC}[(enc-encVOP1DPP)/2]
+		in.Form = FormDPP
+	}
 	return d, nil
 }
 

@@ -46,6 +46,10 @@ func TestWriteGolden(t *testing.T) {
 		for i, s := range slots {
 			n := lens[i] / 4
 			text := texts[i]
+			if text == "<crash>" {
+				t.Logf("%s: llvm-objdump crashes on %08x", cpu, s)
+				continue
+			}
 			if text == "" {
 				n, text = 1, "<invalid>"
 			}
@@ -119,10 +123,8 @@ func TestDecodeGolden(t *testing.T) {
 // package TODO in doc.go); each is listed with its reason.
 func knownGap(want, got string) bool {
 	for _, g := range []string{
-		"_sdwa", "_dpp", // SDWA/DPP forms: not implemented yet
 		"v_mfma", "v_smfmac", "v_accvgpr", // MAI: cbsz/abid/blgp and acc operands not implemented yet
 		"v_interp",       // VOP3 interpolation attr operands not implemented yet
-		"ds_swizzle_b32", // swizzle() offset syntax not implemented yet
 	} {
 		if strings.Contains(want, g) || strings.Contains(got, g) {
 			return true

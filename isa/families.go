@@ -1,5 +1,7 @@
 package isa
 
+import "encoding/binary"
+
 // Per-family field extraction. Bit layouts are the GFX9 ones (AMD "Vega"
 // ISA reference, chapter 12 "Microcode Formats"); the opcode tables say
 // which operands each opcode has.
@@ -153,6 +155,9 @@ func decodeSMEM(in *Inst, tab *procTable, w0, w1 uint32) error {
 }
 
 func decodeVOP2(in *Inst, tab *procTable, code []byte, w0 uint32) error {
+	if s := w0 & 0x1ff; s == 0xf9 || s == 0xfa {
+		return decodeExt(in, tab, code, encVOP2SDWA, (w0>>25)&0x3f, w0)
+	}
 	d, err := lookup(in, tab, EncVOP2, (w0>>25)&0x3f)
 	if err != nil {
 		return err
@@ -164,13 +169,13 @@ func decodeVOP2(in *Inst, tab *procTable, code []byte, w0 uint32) error {
 	f[FieldDst] = (w0 >> 17) & 0xff
 	f[FieldSrc0] = w0 & 0x1ff
 	f[FieldSrc1] = (w0 >> 9) & 0xff
-	if f[FieldSrc0] == 0xf9 || f[FieldSrc0] == 0xfa {
-		return errNoExt
-	}
 	return fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc1), code, true, false)
 }
 
 func decodeVOP1(in *Inst, tab *procTable, code []byte, w0 uint32) error {
+	if s := w0 & 0x1ff; s == 0xf9 || s == 0xfa {
+		return decodeExt(in, tab, code, encVOP1SDWA, (w0>>9)&0xff, w0)
+	}
 	d, err := lookup(in, tab, EncVOP1, (w0>>9)&0xff)
 	if err != nil {
 		return err
@@ -181,13 +186,13 @@ func decodeVOP1(in *Inst, tab *procTable, code []byte, w0 uint32) error {
 	var f fields
 	f[FieldDst] = (w0 >> 17) & 0xff
 	f[FieldSrc0] = w0 & 0x1ff
-	if f[FieldSrc0] == 0xf9 || f[FieldSrc0] == 0xfa {
-		return errNoExt
-	}
 	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), code, true, false)
 }
 
 func decodeVOPC(in *Inst, tab *procTable, code []byte, w0 uint32) error {
+	if s := w0 & 0x1ff; s == 0xf9 || s == 0xfa {
+		return decodeExt(in, tab, code, encVOPCSDWA, (w0>>17)&0xff, w0)
+	}
 	d, err := lookup(in, tab, EncVOPC, (w0>>17)&0xff)
 	if err != nil {
 		return err
@@ -198,9 +203,6 @@ func decodeVOPC(in *Inst, tab *procTable, code []byte, w0 uint32) error {
 	var f fields
 	f[FieldSrc0] = w0 & 0x1ff
 	f[FieldSrc1] = (w0 >> 9) & 0xff
-	if f[FieldSrc0] == 0xf9 || f[FieldSrc0] == 0xfa {
-		return errNoExt
-	}
 	return fill(in, d, d.Tmpl, &f, vbit(FieldSrc1), code, true, false)
 }
 
@@ -347,9 +349,6 @@ func decodeFLAT(in *Inst, tab *procTable, w0, w1 uint32) error {
 		set |= flatSC1
 	}
 	off := w0 & 0x1fff
-	if enc == EncFLAT {
-		off &= 0xfff
-	}
 	if off != 0 {
 		set |= flatOffset
 	}
@@ -487,7 +486,142 @@ func decodeMUBUF(in *Inst, tab *procTable, w0, w1 uint32) error {
 	return nil
 }
 
-var errNoExt = &DecodeError{Msg: "SDWA/DPP forms not supported yet", Err: ErrNotSupported}
+// SDWA modifier probe order (generator): VOPC has only the first eight.
+const (
+	sdwaSext0 = 1 << iota
+	sdwaNeg0
+	sdwaAbs0
+	sdwaS0
+	sdwaSext1
+	sdwaNeg1
+	sdwaAbs1
+	sdwaS1
+	sdwaClamp
+	sdwaOmod
+)
+
+// DPP modifier probe order.
+const (
+	dppBound = 1 << iota
+	dppNeg0
+	dppAbs0
+	dppNeg1
+	dppAbs1
+)
+
+// decodeExt decodes the SDWA (src0 = 0xF9) and DPP (src0 = 0xFA) forms;
+// sdwaEnc is the family's SDWA table encoding (DPP is the next one).
+func decodeExt(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 uint32) error {
+	if len(code) < 8 {
+		return errShort
+	}
+	w1 := binary.LittleEndian.Uint32(code[4:])
+	in.Words[1] = w1
+	in.Len = 8
+	dpp := w0&0x1ff == 0xfa
+	enc := sdwaEnc
+	if dpp {
+		enc++
+	}
+	d, err := lookup(in, tab, enc, op)
+	if err != nil {
+		return err
+	}
+	var f fields
+	f[FieldDst] = (w0 >> 17) & 0xff
+	f[FieldSrc1] = 256 + (w0>>9)&0xff
+	f[FieldSrc0] = 256 + w1&0xff
+	m := &in.Mod
+	vmask := vbit(FieldDst)
+	if sdwaEnc == encVOPCSDWA {
+		f[FieldSrc1] = 256 + (w0>>9)&0xff
+		vmask = 0
+	}
+	if dpp {
+		var set uint32
+		for i := uint32(0); i < 5; i++ {
+			if w1&(1<<(19+i)) != 0 {
+				set |= 1 << i
+			}
+		}
+		if err := checkMods(d, set); err != nil {
+			return err
+		}
+		set &= d.ModPrint
+		if set&dppBound != 0 {
+			m.Flags |= FlagBoundCtrl
+		}
+		m.Neg = uint8(set>>1)&1 | uint8(set>>2)&2
+		m.Abs = uint8(set>>2)&1 | uint8(set>>3)&2
+		m.DPPCtrl = uint16(w1>>8) & 0x1ff
+		m.BankMask = uint8(w1>>24) & 0xf
+		m.RowMask = uint8(w1 >> 28)
+		return fill(in, d, d.Tmpl, &f, vmask, nil, false, false)
+	}
+	var set uint32
+	for i, b := range [...]uint32{19, 20, 21, 23, 27, 28, 29, 31, 13, 14} {
+		if w1&(1<<b) != 0 {
+			set |= 1 << i
+		}
+	}
+	if sdwaEnc != encVOPCSDWA && (w1>>14)&3 != 0 {
+		set |= sdwaOmod
+	}
+	if sdwaEnc == encVOPCSDWA {
+		set &^= sdwaClamp | sdwaOmod // sdst bits
+		f[FieldSDst] = SrcVCCLo
+		if w1&(1<<15) != 0 {
+			f[FieldSDst] = (w1 >> 8) & 0x7f
+		}
+	} else {
+		f[FieldDstSel] = (w1 >> 8) & 7
+		f[FieldDstUnused] = (w1 >> 11) & 3
+	}
+	f[FieldSrc0Sel] = (w1 >> 16) & 7
+	f[FieldSrc1Sel] = (w1 >> 24) & 7
+	if err := checkMods(d, set); err != nil {
+		return err
+	}
+	// Sext/neg/abs bits and the selects of operands the opcode lacks must
+	// be zero (they are in d.ModInvalid / d.ZeroMask).
+	set &= d.ModPrint
+	if set&sdwaS0 != 0 {
+		f[FieldSrc0] -= 256
+	}
+	if set&sdwaS1 != 0 {
+		f[FieldSrc1] -= 256
+	}
+	if set&sdwaSext0 != 0 {
+		m.Flags |= FlagSext0
+	}
+	if set&sdwaSext1 != 0 {
+		m.Flags |= FlagSext1
+	}
+	m.Neg = uint8(set>>1)&1 | uint8(set>>4)&2
+	m.Abs = uint8(set>>2)&1 | uint8(set>>5)&2
+	if set&sdwaClamp != 0 {
+		m.Flags |= FlagClamp
+	}
+	if set&sdwaOmod != 0 {
+		m.Omod = uint8(w1>>14) & 3
+	}
+	m.DstSel = uint8(f[FieldDstSel])
+	m.DstUnused = uint8(f[FieldDstUnused])
+	m.Src0Sel = uint8(f[FieldSrc0Sel])
+	m.Src1Sel = uint8(f[FieldSrc1Sel])
+	if m.DstSel > 6 || m.Src0Sel > 6 || m.Src1Sel > 6 {
+		return errBadOp
+	}
+	zero := d.ZeroMask
+	var fz fields
+	fz[FieldDstSel], fz[FieldDstUnused], fz[FieldSrc0Sel], fz[FieldSrc1Sel] = f[FieldDstSel], f[FieldDstUnused], f[FieldSrc0Sel], f[FieldSrc1Sel]
+	for _, x := range [...]Field{FieldDstSel, FieldDstUnused, FieldSrc0Sel, FieldSrc1Sel} {
+		if zero&(1<<x) != 0 && fz[x] != 0 {
+			return errBadOp
+		}
+	}
+	return fill(in, d, d.Tmpl, &f, vmask, nil, false, false)
+}
 
 // flatTemplate picks the FLAT layout: glc (returning atomics), lds and a
 // used saddr each change the operand list.

@@ -73,6 +73,19 @@ const (
 	numEncodings
 )
 
+// Table-only encodings: the SDWA and DPP forms of VOP1/VOP2/VOPC have their
+// own generated rows (validity, operands and modifiers differ from _e32).
+// An Inst decoded from them has Enc EncVOP1/2/C and Form FormSDWA/FormDPP.
+const (
+	encVOP1SDWA = numEncodings + iota
+	encVOP1DPP
+	encVOP2SDWA
+	encVOP2DPP
+	encVOPCSDWA
+	encVOPCDPP
+	numTableEncodings
+)
+
 var encNames = [...]string{"invalid", "SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "SMEM", "VOP2", "VOP1", "VOPC", "VOP3", "VOP3P", "DS", "FLAT", "SCRATCH", "GLOBAL", "MUBUF", "MTBUF", "MIMG", "VINTRP", "EXP"}
 
 func (e Encoding) String() string {
@@ -109,6 +122,10 @@ const (
 	FieldSImm16               // SOPP/SOPK simm16
 	FieldOffset               // SMEM offset
 	FieldLiteral              // trailing 32-bit literal
+	FieldDstSel               // SDWA dst_sel
+	FieldDstUnused            // SDWA dst_unused
+	FieldSrc0Sel              // SDWA src0_sel
+	FieldSrc1Sel              // SDWA src1_sel
 	FieldUnknown
 )
 

@@ -189,6 +189,27 @@ func randomWord(r *rand.Rand, enc Encoding, code uint32) []uint32 {
 		return []uint32{0xdc000000 | code<<18 | seg<<14 | w0&0x2033fff, w1}
 	case EncMUBUF:
 		return []uint32{0xe0000000 | code<<18 | w0&0x3ffff, w1}
+	case encVOP1SDWA, encVOP1DPP, encVOP2SDWA, encVOP2DPP, encVOPCSDWA, encVOPCDPP:
+		base := map[Encoding]Encoding{encVOP1SDWA: EncVOP1, encVOP1DPP: EncVOP1, encVOP2SDWA: EncVOP2,
+			encVOP2DPP: EncVOP2, encVOPCSDWA: EncVOPC, encVOPCDPP: EncVOPC}[enc]
+		w := randomWord(r, base, code)
+		sel := uint32(0xf9)
+		if enc == encVOP1DPP || enc == encVOP2DPP || enc == encVOPCDPP {
+			sel = 0xfa
+		} else if r.Intn(2) == 0 {
+			// Mostly valid selects: DWORD/zero fields.
+			w1 = w1&^0x07070700 | 0x06060600&r.Uint32()
+		}
+		if sel == 0xf9 {
+			// llvm-objdump-15 aborts on select value 7 (llvm_unreachable in
+			// AMDGPUInstPrinter::printSDWASel); keep such words out.
+			for _, sh := range []uint{8, 16, 24} {
+				if (w1>>sh)&7 == 7 {
+					w1 &^= 1 << sh
+				}
+			}
+		}
+		return []uint32{w[0]&^0x1ff | sel, w1}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package isa
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 )
 
@@ -109,11 +110,19 @@ func appendOperand(b []byte, in *Inst, op *Operand, idx int) []byte {
 	neg, abs := false, false
 	if op.Field >= FieldSrc0 && op.Field <= FieldSrc2 {
 		i := op.Field - FieldSrc0
-		switch in.Enc {
-		case EncVOP3:
+		switch {
+		case in.Form == FormSDWA || in.Form == FormDPP:
 			neg = in.Mod.Neg&(1<<i) != 0
 			abs = in.Mod.Abs&(1<<i) != 0
-		case EncVOP3P:
+			if in.Mod.Flags&(FlagSext0<<i) != 0 {
+				b = append(b, "sext("...)
+				b = appendOperand(b, &Inst{Enc: EncVOP1, desc: in.desc}, op, idx)
+				return append(b, ')')
+			}
+		case in.Enc == EncVOP3:
+			neg = in.Mod.Neg&(1<<i) != 0
+			abs = in.Mod.Abs&(1<<i) != 0
+		case in.Enc == EncVOP3P:
 			if isMix(in) {
 				// v_mad_mix*/v_fma_mix*: neg_lo is neg, neg_hi is abs.
 				neg = in.Mod.Neg&(1<<i) != 0
@@ -524,6 +533,33 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 		}
 		return b
 	}
+	switch {
+	case in.Form == FormSDWA:
+		if m.Flags&FlagClamp != 0 {
+			b = append(b, " clamp"...)
+		}
+		b = appendOmod(b, m.Omod)
+		hasDst, hasSrc1 := false, false
+		for _, o := range in.Ops[:in.NumOps] {
+			hasDst = hasDst || o.Field == FieldDst
+			hasSrc1 = hasSrc1 || o.Field == FieldSrc1
+		}
+		if hasDst {
+			b = append(b, " dst_sel:"...)
+			b = append(b, sdwaSel[m.DstSel]...)
+			b = append(b, " dst_unused:"...)
+			b = append(b, [...]string{"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"}[m.DstUnused&3]...)
+		}
+		b = append(b, " src0_sel:"...)
+		b = append(b, sdwaSel[m.Src0Sel]...)
+		if hasSrc1 {
+			b = append(b, " src1_sel:"...)
+			b = append(b, sdwaSel[m.Src1Sel]...)
+		}
+		return b
+	case in.Form == FormDPP:
+		return in.appendDPP(b)
+	}
 	switch in.Enc {
 	case EncVOP3:
 		if m.OpSel != 0 {
@@ -532,14 +568,7 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 		if m.Flags&FlagClamp != 0 {
 			b = append(b, " clamp"...)
 		}
-		switch m.Omod {
-		case 1:
-			b = append(b, " mul:2"...)
-		case 2:
-			b = append(b, " mul:4"...)
-		case 3:
-			b = append(b, " div:2"...)
-		}
+		b = appendOmod(b, m.Omod)
 	case EncVOP3P:
 		n := in.numSrcs()
 		mask := uint8(1)<<n - 1
@@ -570,7 +599,9 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 			b = append(b, " nv"...)
 		}
 	case EncDS:
-		if isDS2(in.Op) {
+		if in.Op == DS_SWIZZLE_B32 && m.Offset != 0 {
+			b = appendSwizzle(b, uint16(m.Offset))
+		} else if isDS2(in.Op) {
 			if o0 := uint8(m.Offset); o0 != 0 {
 				b = append(b, " offset0:"...)
 				b = strconv.AppendUint(b, uint64(o0), 10)
@@ -635,4 +666,145 @@ func isDS2(op Opcode) bool {
 // isMix reports v_mad_mix*/v_fma_mix* (op_sel_hi defaults to 0; neg_hi is abs).
 func isMix(in *Inst) bool {
 	return in.desc != 0 && gfx9Descs[in.desc-1].ModPrint&opSelHiDefaultZero != 0
+}
+
+var sdwaSel = [8]string{"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", ""}
+
+func appendOmod(b []byte, omod uint8) []byte {
+	switch omod {
+	case 1:
+		b = append(b, " mul:2"...)
+	case 2:
+		b = append(b, " mul:4"...)
+	case 3:
+		b = append(b, " div:2"...)
+	}
+	return b
+}
+
+// appendDPP prints dpp_ctrl, row_mask, bank_mask and bound_ctrl as LLVM 15's
+// AMDGPUInstPrinter::printDPPCtrl does for GFX9.
+func (in *Inst) appendDPP(b []byte) []byte {
+	m := &in.Mod
+	c := uint32(m.DPPCtrl)
+	gfx90a := in.Target.Proc >= ProcGFX90A && in.Target.Proc != ProcGFX90C
+	// LLVM's isDPP64BitDPPControl check applies to opcodes with a 64-bit
+	// src0 (DPP64 on gfx90a).
+	wide := false
+	for _, o := range in.Ops[:in.NumOps] {
+		wide = wide || o.Field == FieldSrc0 && o.Count == 2
+	}
+	b = append(b, ' ')
+	num := func(name string, v uint32) {
+		b = append(b, name...)
+		b = strconv.AppendUint(b, uint64(v), 10)
+	}
+	switch {
+	case wide && gfx90a && !(c >= 0x150 && c <= 0x15f):
+		b = append(b, " /* 64 bit dpp only supports row_newbcast */"...)
+	case c <= 0xff:
+		b = append(b, "quad_perm:["...)
+		for i := 0; i < 4; i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, byte('0'+(c>>(2*i))&3))
+		}
+		b = append(b, ']')
+	case c >= 0x101 && c <= 0x10f:
+		num("row_shl:", c-0x100)
+	case c >= 0x111 && c <= 0x11f:
+		num("row_shr:", c-0x110)
+	case c >= 0x121 && c <= 0x12f:
+		num("row_ror:", c-0x120)
+	case c == 0x130:
+		b = append(b, "wave_shl:1"...)
+	case c == 0x134:
+		b = append(b, "wave_rol:1"...)
+	case c == 0x138:
+		b = append(b, "wave_shr:1"...)
+	case c == 0x13c:
+		b = append(b, "wave_ror:1"...)
+	case c == 0x140:
+		b = append(b, "row_mirror"...)
+	case c == 0x141:
+		b = append(b, "row_half_mirror"...)
+	case c == 0x142:
+		b = append(b, "row_bcast:15"...)
+	case c == 0x143:
+		b = append(b, "row_bcast:31"...)
+	case c >= 0x150 && c <= 0x15f:
+		if gfx90a {
+			num("row_newbcast:", c-0x150)
+		} else {
+			b = append(b, " /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */"...)
+		}
+	case c >= 0x160 && c <= 0x16f:
+		b = append(b, "/* row_xmask is not supported on ASICs earlier than GFX10 */"...)
+	default:
+		b = append(b, "/* Invalid dpp_ctrl value */"...)
+	}
+	b = append(b, " row_mask:0x"...)
+	b = strconv.AppendUint(b, uint64(m.RowMask), 16)
+	b = append(b, " bank_mask:0x"...)
+	b = strconv.AppendUint(b, uint64(m.BankMask), 16)
+	if m.Flags&FlagBoundCtrl != 0 {
+		b = append(b, " bound_ctrl:1"...)
+	}
+	return b
+}
+
+// appendSwizzle prints a ds_swizzle_b32 offset the way LLVM 15's
+// AMDGPUInstPrinter::printSwizzle does: QUAD_PERM when bit 15 is set, else
+// the bitmask form recognised as SWAP, REVERSE or BROADCAST when it can be.
+func appendSwizzle(b []byte, v uint16) []byte {
+	if v&0xff00 != 0x8000 && v&0x8000 != 0 {
+		// Neither QUAD_PERM (0x80xx) nor BITMASK_PERM (bit 15 clear).
+		b = append(b, " offset:"...)
+		return strconv.AppendUint(b, uint64(v), 10)
+	}
+	b = append(b, " offset:swizzle("...)
+	dec := func(x uint16) { b = strconv.AppendUint(b, uint64(x), 10) }
+	if v&0x8000 != 0 {
+		b = append(b, "QUAD_PERM"...)
+		for i := 0; i < 4; i++ {
+			b = append(b, ',')
+			dec(v & 3)
+			v >>= 2
+		}
+		return append(b, ')')
+	}
+	and, or, xor := v&0x1f, (v>>5)&0x1f, (v>>10)&0x1f
+	switch {
+	case and == 0x1f && or == 0 && bits.OnesCount16(xor) == 1:
+		b = append(b, "SWAP,"...)
+		dec(xor)
+	case and == 0x1f && or == 0 && xor > 0 && (xor+1)&xor == 0:
+		b = append(b, "REVERSE,"...)
+		dec(xor + 1)
+	default:
+		group := 0x1f - and + 1
+		if group > 1 && group&(group-1) == 0 && or < group && xor == 0 {
+			b = append(b, "BROADCAST,"...)
+			dec(group)
+			b = append(b, ',')
+			dec(or)
+			break
+		}
+		b = append(b, "BITMASK_PERM,\""...)
+		for m := uint16(0x10); m > 0; m >>= 1 {
+			switch {
+			case and&m != 0 && xor&m != 0:
+				b = append(b, 'i')
+			case and&m != 0:
+				b = append(b, 'p')
+			case (or^xor)&m != 0:
+				b = append(b, '1')
+			default:
+				b = append(b, '0')
+			}
+		}
+		b = append(b, '"')
+	}
+	return append(b, ')')
 }

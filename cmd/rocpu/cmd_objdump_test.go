@@ -15,7 +15,7 @@ var objdumpAddr = regexp.MustCompile(`// ([0-9A-F]{12}):`)
 
 // objdumpGaps are instruction forms rocpu objdump does not print yet; golden
 // lines containing them are skipped (and counted).
-var objdumpGaps = []string{"_sdwa", "_dpp", "ds_swizzle_b32"}
+var objdumpGaps = []string{}
 
 // TestObjdumpCorpus compares `rocpu objdump` with the llvm-objdump-15
 // goldens of every GFX9 object in testdata/kernels/obj, line by line.

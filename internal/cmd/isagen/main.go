@@ -69,6 +69,7 @@ type fprobe struct {
 
 type family struct {
 	enc    string                // isa Encoding constant suffix
+	encGo  string                // Go constant naming the table encoding, when not "Enc"+enc
 	nops   int                   // opcode field values
 	zero   func(op int) []uint32 // every register field zero
 	fields []fprobe
@@ -257,6 +258,46 @@ func families() []family {
 			{"OFFSET", func(w []uint32) { w[0] |= 0x10 }}, {"VADDR", func(w []uint32) { w[1] |= mSrc0 }}},
 		alts: []alt{{"lds", func(w []uint32) { w[0] |= 1 << 16 }}},
 	})
+	// SDWA (src0 = 0xF9) and DPP (src0 = 0xFA) forms of VOP1/VOP2/VOPC.
+	// SDWA dword: src0[7:0] dst_sel[10:8] dst_unused[12:11] clamp[13]
+	// omod[15:14] src0_sel[18:16] sext0[19] neg0[20] abs0[21] s0[23]
+	// src1_sel[26:24] sext1[27] neg1[28] abs1[29] s1[31]; VOPC: sdst[14:8] sd[15].
+	// DPP dword: src0[7:0] dpp_ctrl[16:8] bound_ctrl[19] neg0[20] abs0[21]
+	// neg1[22] abs1[23] bank_mask[27:24] row_mask[31:28].
+	type vopForm struct {
+		name  string
+		nops  int
+		zero  func(op int) uint32
+		flds  []fprobe
+	}
+	forms := []vopForm{
+		{"VOP1", 256, func(op int) uint32 { return 0x7e000000 | uint32(op)<<9 }, []fprobe{fld("Dst", 0, 17, mDst)}},
+		{"VOP2", 64, func(op int) uint32 { return uint32(op) << 25 }, []fprobe{fld("Dst", 0, 17, mDst), fld("Src1", 0, 9, mSrc1)}},
+		{"VOPC", 256, func(op int) uint32 { return 0x7c000000 | uint32(op)<<17 }, []fprobe{fld("Src1", 0, 9, mSrc1)}},
+	}
+	for _, vf := range forms {
+		vf := vf
+		sdwaFields := append(append([]fprobe{}, vf.flds...), fld("Src0", 1, 0, mSrc0), fld("Src0Sel", 1, 16, 5), fld("Src1Sel", 1, 24, 5))
+		sdwaMods := []mod{named("SEXT0", 1, 19), named("NEG0", 1, 20), named("ABS0", 1, 21), named("S0", 1, 23),
+			named("SEXT1", 1, 27), named("NEG1", 1, 28), named("ABS1", 1, 29), named("S1", 1, 31)}
+		if vf.name == "VOPC" {
+			sdwaFields = append(sdwaFields, fprobe{"SDst", func(w []uint32) { w[1] |= 1<<15 | mSDst<<8 }})
+		} else {
+			sdwaFields = append(sdwaFields, fld("DstSel", 1, 8, 5), fld("DstUnused", 1, 11, 1))
+			sdwaMods = append(sdwaMods, named("CLAMP", 1, 13), named("OMOD", 1, 14))
+		}
+		fs = append(fs, family{enc: vf.name, encGo: "enc" + vf.name + "SDWA", nops: vf.nops,
+			zero:   func(op int) []uint32 { return []uint32{vf.zero(op) | 0xf9, 0} },
+			fields: sdwaFields,
+			mods:   sdwaMods,
+		})
+		fs = append(fs, family{enc: vf.name, encGo: "enc" + vf.name + "DPP", nops: vf.nops,
+			zero:   func(op int) []uint32 { return []uint32{vf.zero(op) | 0xfa, 0} },
+			fields: append(append([]fprobe{}, vf.flds...), fld("Src0", 1, 0, mSrc0)),
+			mods: []mod{named("BOUND", 1, 19), named("NEG0", 1, 20), named("ABS0", 1, 21), named("NEG1", 1, 22), named("ABS1", 1, 23),
+				{"CTRL64", func(w []uint32) { w[1] |= 0x150 << 8 }}},
+		})
+	}
 	return fs
 }
 
@@ -384,11 +425,15 @@ func main() {
 				if r.base.text == "" || r.base.n < 4*len(r.base.words) {
 					continue
 				}
-				e := entry{enc: f.enc, code: op, zeroMask: r.zeroMask}
+				enc := "Enc" + f.enc
+				if f.encGo != "" {
+					enc = f.encGo
+				}
+				e := entry{enc: enc, code: op, zeroMask: r.zeroMask}
 				mn, toks := split(r.base.text)
 				base := mn
 				suffix := ""
-				for _, s := range []string{"_e32", "_e64"} {
+				for _, s := range []string{"_e32", "_e64", "_sdwa", "_dpp"} {
 					if strings.HasSuffix(mn, s) {
 						base, suffix = strings.TrimSuffix(mn, s), s
 					}
@@ -400,7 +445,7 @@ func main() {
 					e.modPrint |= 1 << 31 // op_sel_hi defaults to 0 (mad_mix, fma_mix)
 				}
 				for k, m := range r.mods {
-					if f.vop3 && f.mods[k].name[:3] == "NEG" && len(f.mods[k].name) == 4 && strings.Contains(m.text, "sext(") {
+					if (f.vop3 || strings.HasSuffix(f.encGo, "DPP")) && f.mods[k].name[:3] == "NEG" && len(f.mods[k].name) == 4 && strings.Contains(m.text, "sext(") {
 						e.modPrint |= 1 << (28 + int(f.mods[k].name[3]-'0')) // neg prints as sext()
 					}
 					switch {
@@ -588,6 +633,9 @@ func (g *gen) add(pi int, e entry) {
 func (g *gen) template(f family, mn string, toks []string, lits [][3]probe, n int) string {
 	var specs []string
 	for _, t := range toks {
+		if strings.HasPrefix(t, "/*") && t != "/*invalid" {
+			break // a printer comment (DPP control diagnostics); not an operand
+		}
 		if m := regRE.FindStringSubmatch(t); m != nil {
 			file := map[string]string{"s": "FileS", "v": "FileV", "a": "FileA"}[m[1]]
 			var lo, hi int
@@ -690,7 +738,7 @@ func (g *gen) immSpec(f family, mn, t string, n int) string {
 
 // fieldIndex is the isa.Field value of a field name.
 func fieldIndex(name string) int {
-	for i, n := range []string{"Text", "Dst", "Src0", "Src1", "Src2", "Base", "SOff", "SDst", "SImm16", "Offset"} {
+	for i, n := range []string{"Text", "Dst", "Src0", "Src1", "Src2", "Base", "SOff", "SDst", "SImm16", "Offset", "Literal", "DstSel", "DstUnused", "Src0Sel", "Src1Sel"} {
 		if n == name {
 			return i
 		}
@@ -774,6 +822,8 @@ func (g *gen) srcType(f family, mn, field string, count int, lits [][3]probe) st
 		return "TypeI16"
 	case strings.Contains(lit, "0x3800") && strings.Contains(inl, "0.5"):
 		return "TypeF16Lit"
+	case lit == "" && len(lits) == 0 && (strings.HasSuffix(mn, "_i16") || strings.HasSuffix(mn, "_u16") || strings.HasSuffix(mn, "_b16")):
+		return "TypeI16"
 	case strings.Contains(lit, "0.5") || (lit == "" && strings.HasSuffix(mn, "f16")):
 		if packed {
 			return "TypeV2F16"
@@ -844,7 +894,7 @@ func (g *gen) emit(fams []family) []byte {
 			}
 			alts += "-1"
 		}
-		fmt.Fprintf(&descs, "\t{Enc%s, %#x, %#x, %s, %q, %#x, %#x, %#x, %d, [7]int16{%s}},\n",
+		fmt.Fprintf(&descs, "\t{%s, %#x, %#x, %s, %q, %#x, %#x, %#x, %d, [7]int16{%s}},\n",
 			e.enc, e.code, m.procs, goName(e.name), e.suffix, e.modPrint, e.modInvalid, e.zeroMask, ti(e.ops), alts)
 	}
 	fmt.Fprintf(&b, "var gfx9Templates = [...][]operandSpec{\n")
