@@ -169,6 +169,9 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	// finished: the packet completed, or can no longer run (the queue
 	// failed or stopped).
 	finished := func() (bool, error) {
+		if !done.Live() {
+			return false, errorf(op, HSA_STATUS_ERROR_NOT_INITIALIZED, "runtime shut down before the dispatch completed")
+		}
 		if done.Load() == 0 {
 			return true, nil
 		}

@@ -3,6 +3,7 @@ package hsa
 import (
 	"context"
 	"errors"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -109,5 +110,37 @@ func TestLaunchCanceledWhileRunning(t *testing.T) {
 	}
 	if err := q.Err(); err != nil {
 		t.Fatalf("queue failed: %v", err)
+	}
+}
+
+// TestLaunchDuringShutdown: Close during a Launch makes it fail, not
+// report success.
+func TestLaunchDuringShutdown(t *testing.T) {
+	var devs []*fakeDevice
+	r, err := New(Config{Stderr: io.Discard, NewDevice: func(DeviceConfig) (Device, error) {
+		d := &fakeDevice{fn: func(ctx context.Context, _ *emu.Dispatch) error { <-ctx.Done(); return ctx.Err() }}
+		devs = append(devs, d)
+		return d, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu := r.GPUAgents()[0]
+	e, _, _ := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
+	sym, _ := e.Symbol("empty.kd", gpu)
+	q, _ := newQueue(t, r, 64)
+	res := make(chan error, 1)
+	go func() { res <- q.Launch(context.Background(), sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}) }()
+	for devs[0].count() == 0 {
+		time.Sleep(100 * time.Microsecond)
+	}
+	r.Close()
+	select {
+	case err := <-res:
+		if err == nil {
+			t.Fatal("Launch reported success after shutdown")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Launch hung across shutdown")
 	}
 }
