@@ -124,7 +124,7 @@ func TestDecodeGolden(t *testing.T) {
 func knownGap(want, got string) bool {
 	for _, g := range []string{
 		"v_mfma", "v_smfmac", "v_accvgpr", // MAI: cbsz/abid/blgp and acc operands not implemented yet
-		"v_interp",       // VOP3 interpolation attr operands not implemented yet
+		"v_interp", // VOP3 interpolation attr operands not implemented yet
 	} {
 		if strings.Contains(want, g) || strings.Contains(got, g) {
 			return true

@@ -111,21 +111,21 @@ const (
 type Field uint8
 
 const (
-	FieldText    Field = iota // fixed text (LLVM prints it verbatim: "vcc", "off", ...)
-	FieldDst                  // vdst / sdst / sdata / vdata
-	FieldSrc0                 // src0 / ssrc0 / vaddr / addr
-	FieldSrc1                 // src1 / vsrc1 / data0 / data
-	FieldSrc2                 // src2 / data1
-	FieldBase                 // sbase / srsrc / saddr
-	FieldSOff                 // soffset
-	FieldSDst                 // VOP3B carry/compare sdst
-	FieldSImm16               // SOPP/SOPK simm16
-	FieldOffset               // SMEM offset
-	FieldLiteral              // trailing 32-bit literal
-	FieldDstSel               // SDWA dst_sel
-	FieldDstUnused            // SDWA dst_unused
-	FieldSrc0Sel              // SDWA src0_sel
-	FieldSrc1Sel              // SDWA src1_sel
+	FieldText      Field = iota // fixed text (LLVM prints it verbatim: "vcc", "off", ...)
+	FieldDst                    // vdst / sdst / sdata / vdata
+	FieldSrc0                   // src0 / ssrc0 / vaddr / addr
+	FieldSrc1                   // src1 / vsrc1 / data0 / data
+	FieldSrc2                   // src2 / data1
+	FieldBase                   // sbase / srsrc / saddr
+	FieldSOff                   // soffset
+	FieldSDst                   // VOP3B carry/compare sdst
+	FieldSImm16                 // SOPP/SOPK simm16
+	FieldOffset                 // SMEM offset
+	FieldLiteral                // trailing 32-bit literal
+	FieldDstSel                 // SDWA dst_sel
+	FieldDstUnused              // SDWA dst_unused
+	FieldSrc0Sel                // SDWA src0_sel
+	FieldSrc1Sel                // SDWA src1_sel
 	FieldUnknown
 )
 

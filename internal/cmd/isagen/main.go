@@ -265,10 +265,10 @@ func families() []family {
 	// DPP dword: src0[7:0] dpp_ctrl[16:8] bound_ctrl[19] neg0[20] abs0[21]
 	// neg1[22] abs1[23] bank_mask[27:24] row_mask[31:28].
 	type vopForm struct {
-		name  string
-		nops  int
-		zero  func(op int) uint32
-		flds  []fprobe
+		name string
+		nops int
+		zero func(op int) uint32
+		flds []fprobe
 	}
 	forms := []vopForm{
 		{"VOP1", 256, func(op int) uint32 { return 0x7e000000 | uint32(op)<<9 }, []fprobe{fld("Dst", 0, 17, mDst)}},
