@@ -2,6 +2,7 @@ package emu
 
 import (
 	"math"
+	"runtime"
 	"testing"
 )
 
@@ -128,5 +129,39 @@ func TestMinMaxNaN(t *testing.T) {
 	}
 	if math.Signbit(float64(maxF32(float32(math.Copysign(0, -1)), 0))) {
 		t.Error("max(-0,+0) must be +0")
+	}
+}
+
+// TestIEEEFPResetsMXCSR: workers call ieeeFP on their pinned thread; on a
+// thread with FTZ/DAZ set (as -ffast-math programs set them, and as new
+// threads inherit them) it restores IEEE denormal behaviour for the fast
+// paths, and the restore function puts the caller's mode back.
+func TestIEEEFPResetsMXCSR(t *testing.T) {
+	if !haveMXCSR {
+		t.Skip("no MXCSR on this architecture")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	old := getMXCSR()
+	defer setMXCSR(old)
+	ftz := old | 1<<15 | 1<<6
+	setMXCSR(ftz)
+	w := testWave(t)
+	for l := 0; l < 64; l++ {
+		w.v[l] = 1 // the smallest f32 denormal
+	}
+	o := &op{dst: v(3), src: [3]operand{v(0), v(0)}}
+	fastF32(w, o, semantics["v_add_f32"].fn, 0)
+	if w.v[3*64] != 0 {
+		t.Skipf("FTZ/DAZ had no effect (got %#x); cannot observe the reset", w.v[3*64])
+	}
+	restore := ieeeFP()
+	fastF32(w, o, semantics["v_add_f32"].fn, 0)
+	if w.v[3*64] != 2 {
+		t.Errorf("after ieeeFP denormal+denormal = %#x, want 0x2", w.v[3*64])
+	}
+	restore()
+	if getMXCSR() != ftz {
+		t.Errorf("restore left MXCSR %#x, want %#x", getMXCSR(), ftz)
 	}
 }

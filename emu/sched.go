@@ -117,6 +117,9 @@ func (r *run) execute() error {
 		wgw.Add(1)
 		go func(id int) {
 			defer wgw.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			defer ieeeFP()()
 			r.worker(id)
 		}(i)
 	}
