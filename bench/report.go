@@ -96,8 +96,8 @@ func (r *Report) Markdown() string {
 		if x.Mismatch != "" {
 			chk = "**DIFFER**: " + x.Mismatch
 		}
-		p("| %s | %s | %d %s | %d | %s | %s | %s | %.3g / %.3g | %s |\n", x.Name, x.Size, x.Elements, x.Unit, x.Dispatches,
-			timesCell(x.PoCL), timesCell(x.Rocpu), ratio, x.PoCLCPU, x.RocpuCPU, chk)
+		p("| %s | %s | %d %s | %d | %s | %s | %s | %s / %s | %s |\n", x.Name, x.Size, x.Elements, x.Unit, x.Dispatches,
+			timesCell(x.PoCL), timesCell(x.Rocpu), ratio, ms(x.PoCLCPU), ms(x.RocpuCPU), chk)
 	}
 	p("\n| size | geometric mean rocpu/PoCL | worst |\n|---|---:|---|\n")
 	for _, s := range r.sizes() {
