@@ -174,11 +174,11 @@ func (r *Report) Markdown() string {
 	}
 	if len(big) > 0 {
 		p("\n## Emulated instructions (%s, per run, rates at the rocpu median)\n\n", sz[len(sz)-1])
-		p("| kernel | instructions | SALU | VALU | VMEM | LDS | SMEM | branch | M inst/s | M VALU/s |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		p("| kernel | instructions | SALU | VALU | VMEM | LDS | SMEM | branch | M inst/s | M VALU/s | allocations per run |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, x := range big {
 			in := x.Instructions
-			p("| %s | %d | %d | %d | %d | %d | %d | %d | %.1f | %.1f |\n", x.Name, in["total"], in["salu"], in["valu"], in["vmem"],
-				in["lds"], in["smem"], in["branch"], x.InstPerSec/1e6, x.VALUPerSec/1e6)
+			p("| %s | %d | %d | %d | %d | %d | %d | %d | %.1f | %.1f | %.0f |\n", x.Name, in["total"], in["salu"], in["valu"], in["vmem"],
+				in["lds"], in["smem"], in["branch"], x.InstPerSec/1e6, x.VALUPerSec/1e6, x.Allocs)
 		}
 		p("\nInstructions are wave instructions (one per wave, up to 64 lanes).\n")
 	}

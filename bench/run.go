@@ -38,6 +38,13 @@ type Times struct {
 	Max    float64   `json:"max"`
 }
 
+// mallocs is the number of heap allocations so far.
+func mallocs() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.Mallocs
+}
+
 func summarize(runs []float64) *Times {
 	if len(runs) == 0 {
 		return nil
@@ -69,6 +76,9 @@ type Result struct {
 	// wall time also counts waiting for a core.
 	RocpuCPU float64 `json:"rocpu_cpu_s"`
 	PoCLCPU  float64 `json:"pocl_cpu_s,omitempty"`
+	// Allocs is the median number of Go heap allocations per rocpu run
+	// (Reset included, which allocates nothing).
+	Allocs float64 `json:"rocpu_allocs"`
 	// Check says how outputs were compared: "exact", or "≤ N ULP" with
 	// the largest difference seen in MaxULPSeen.
 	Check      string  `json:"check"`
@@ -267,7 +277,7 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 	if tr+tp < 0.05 {
 		reps = max(reps, 21) // short runs: more samples
 	}
-	var pt, rt, pc, rcpu []float64
+	var pt, rt, pc, rcpu, allocs []float64
 	for i := 0; i < reps; i++ {
 		if pi != nil {
 			t, c, err := timeRun(ctx, pi)
@@ -276,14 +286,17 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 			}
 			pt, pc = append(pt, t), append(pc, c)
 		}
+		m0 := mallocs()
 		t, c, err := timeRun(ctx, ri)
 		if err != nil {
 			return nil, err
 		}
 		rt, rcpu = append(rt, t), append(rcpu, c)
+		allocs = append(allocs, float64(mallocs()-m0))
 	}
 	res.Rocpu, res.PoCL = summarize(rt), summarize(pt)
 	res.RocpuCPU = summarize(rcpu).Median
+	res.Allocs = summarize(allocs).Median
 	if pi != nil {
 		res.PoCLCPU = summarize(pc).Median
 	}
