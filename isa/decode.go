@@ -51,9 +51,24 @@ func compileSpecs() {
 	for i := range gfx9Templates {
 		for j := range gfx9Templates[i] {
 			s := &gfx9Templates[i][j]
-			var op Operand
-			if s.Field == FieldText && textOperand(&op, s.Text) {
-				s.fixed = fixedOperand
+			switch {
+			case s.Field == FieldText:
+				s.kind = specText
+				s.op = Operand{Field: FieldText, Type: s.Type, Count: s.Count}
+				if textOperand(&s.op, s.Text) {
+					s.kind = specFixed
+				}
+			case s.Field == FieldSImm16 || s.Field == FieldOffset || isImmType(s.Type):
+				s.kind = specImm
+			default:
+				s.kind = specReg
+			}
+		}
+	}
+	for i := range gfx9Descs {
+		for _, s := range gfx9Templates[gfx9Descs[i].Tmpl] {
+			if s.Field == FieldSDst {
+				descVOP3B[i] = true
 			}
 		}
 	}
@@ -199,19 +214,23 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 	for i := range specs {
 		s := &specs[i]
 		op := &in.Ops[n]
-		*op = Operand{Field: s.Field, Type: s.Type, Count: s.Count}
-		switch s.Field {
-		case FieldText:
-			if s.fixed == fixedNone {
-				continue // modifier text, printed from the template only
-			}
-			textOperand(op, s.Text)
-		case FieldSImm16, FieldOffset:
-			op.Kind = KindImm
-			op.Value = uint64(f[s.Field])
+		switch s.kind {
+		case specText:
+			continue // modifier text, printed from the template only
+		case specFixed:
+			*op = s.op
+			n++
+			continue
+		case specImm:
+			*op = Operand{Kind: KindImm, Field: s.Field, Type: s.Type, Count: s.Count, Value: uint64(f[s.Field])}
 			if s.Field == FieldOffset && in.Enc == EncSMEM {
 				op.Value = uint64(int64(int32(f[s.Field]<<11) >> 11)) // 21-bit signed
 			}
+			n++
+			continue
+		}
+		*op = Operand{Field: s.Field, Type: s.Type, Count: s.Count}
+		switch s.Field {
 		case FieldLiteral:
 			if len(code) < int(in.Len)+4 {
 				return errShort
@@ -223,11 +242,6 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 			op.Value = uint64(v)
 		default:
 			v := f[s.Field]
-			if isImmType(s.Type) {
-				op.Kind = KindImm
-				op.Value = uint64(v)
-				break
-			}
 			if vmask&(1<<s.Field) != 0 && s.File != FileS {
 				v += 256
 			}

@@ -18,6 +18,22 @@
 // came from), its modifiers are decoded, and Len says how many bytes it
 // spans. Modifier bits LLVM ignores for an opcode are dropped, so the Inst
 // reflects what the disassembly shows.
+//
+// Decode(Target, code) decodes one instruction without allocating;
+// DecodeRange walks a code range, reporting undecodable words (as
+// *DecodeError wrapping ErrInvalidEncoding, with the byte offset) and going
+// on 4 bytes later, as llvm-objdump does. Inst.String / AppendText print the
+// instruction exactly as llvm-objdump-15 -d does.
+//
+// Status (issue #4). Decoded and printed exactly (corpus, committed LLVM
+// goldens, and a differential test against llvm-objdump-15): SOP2, SOPK,
+// SOP1, SOPC, SOPP, SMEM, VOP1, VOP2, VOPC (including their SDWA and DPP
+// forms), VOP3A/VOP3B, VOP3P (packed math, mad_mix/fma_mix, dot), DS,
+// FLAT/GLOBAL/SCRATCH and MUBUF. Not yet: the MAI/MFMA modifiers and
+// accumulation-register selects of VOP3P (cbsz/abid/blgp, acc_cd), the
+// attribute operand of VOP3-encoded v_interp_*, and the MTBUF, MIMG, VINTRP
+// and EXP families, which return an error wrapping ErrNotSupported. LLVM 15
+// cannot disassemble gfx941/gfx942; they use gfx940's tables.
 package isa
 
 //go:generate go run ../internal/cmd/isagen -o tables_gfx9.go

@@ -214,13 +214,7 @@ func decodeVOP3(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if d.Suffix != "" {
 		in.Form = FormE64
 	}
-	tmpl := gfx9Templates[d.Tmpl]
-	vop3b := false
-	for i := range tmpl {
-		if tmpl[i].Field == FieldSDst {
-			vop3b = true
-		}
-	}
+	vop3b := descVOP3B[in.desc-1]
 	set := (w0>>8)&0xff | ((w1>>29)&7)<<8
 	if (w1>>27)&3 != 0 {
 		set |= vop3Omod

@@ -178,12 +178,15 @@ type operandSpec struct {
 	Count uint8
 	Type  OperandType
 	Text  string
-	fixed uint8 // fixedOperand: Text names a register ("vcc", "off", ...); set at first use
+	kind  uint8   // specText/specFixed/specImm/specReg, set by compileSpecs
+	op    Operand // specFixed: the operand Text names ("vcc", "off", ...)
 }
 
 const (
-	fixedNone    = 0
-	fixedOperand = 1
+	specReg   = iota // a register/source field
+	specText         // modifier text, printed only
+	specFixed        // fixed register text ("vcc", "off")
+	specImm          // an immediate field
 )
 
 // opDesc is one generated table row: an opcode field value of an encoding,
@@ -200,6 +203,9 @@ type opDesc struct {
 	Tmpl       int16    // gfx9Templates index
 	Alts       [7]int16 // alternative layouts (SOPP nonzero, SMEM soe/sgpr, FLAT glc/lds/saddr, MUBUF lds)
 }
+
+// descVOP3B marks the rows whose template has a VOP3B sdst (compileSpecs).
+var descVOP3B [len(gfx9Descs)]bool
 
 // Proc is a GFX9 processor.
 type Proc uint8

@@ -44,8 +44,7 @@ func (in *Inst) AppendText(b []byte) []byte {
 	for i := range specs {
 		s := &specs[i]
 		if s.Field == FieldText {
-			var tmp Operand
-			if !textOperand(&tmp, s.Text) {
+			if s.kind != specFixed {
 				if first {
 					b = append(b, ' ')
 					first = false
