@@ -11,6 +11,8 @@
 SHELL := /bin/bash
 GO    ?= go
 BIN   := bin/rocpu
+LIB   := bin/libhsa-runtime64.so.1
+SHIM  := bin/librocpu-preload.so
 # Packages whose code runs concurrently: tested again under the race detector.
 RACE_PKGS := $(shell $(GO) list ./internal/vmem/... ./emu/... ./hsa/... 2>/dev/null)
 DEMO_OBJ := testdata/kernels/obj/vector_add.gfx90a.co4.O2.hsaco
@@ -19,8 +21,15 @@ DEMO_OBJ := testdata/kernels/obj/vector_add.gfx90a.co4.O2.hsaco
 
 all: build
 
+# build makes the CLI and, beside it, the drop-in HSA library and the
+# /dev/kfd preload shim that `rocpu exec` puts in front of ROCm programs.
 build:
 	$(GO) build -o $(BIN) ./cmd/rocpu
+	$(GO) build -buildmode=c-shared \
+	  -ldflags='-extldflags "-Wl,-soname,libhsa-runtime64.so.1 -Wl,--version-script=$(CURDIR)/capi/lib/exports.map"' \
+	  -o $(LIB) ./capi/lib
+	rm -f bin/libhsa-runtime64.so.h
+	gcc -shared -fPIC -O2 -Wall -Werror -o $(SHIM) capi/preload/rocpu_preload.c -ldl
 
 # Run setup only when a tool it installs is missing, so the two quick-start
 # commands work on a fresh machine and stay fast on a prepared one.
@@ -29,14 +38,22 @@ setup-if-needed:
 	  && [ -e /usr/include/hsa/hsa.h ] && [ -e /usr/include/CL/cl.h ] \
 	  || bash scripts/setup.sh
 
+HIP_DEMO := testdata/kernels/hip/matmul_tiled.gfx90a.co4.O2
+
+# demo: inspect a kernel (readobj, objdump), run it on the software GPU with
+# `rocpu run`, then run an unmodified hipcc-built HIP program through the
+# drop-in libhsa-runtime64.so.1 with `rocpu exec`.
 demo: setup-if-needed build
 	@echo "== rocpu version"; ./$(BIN) version
-	@if ./$(BIN) help readobj >/dev/null 2>&1; then \
-	  echo; echo "== rocpu readobj --kernels $(DEMO_OBJ)"; ./$(BIN) readobj --kernels $(DEMO_OBJ); \
-	else echo "(readobj not built yet)"; fi
-	@if ./$(BIN) help objdump >/dev/null 2>&1; then \
-	  echo; echo "== rocpu objdump $(DEMO_OBJ)"; ./$(BIN) objdump $(DEMO_OBJ); \
-	else echo "(objdump not built yet)"; fi
+	@echo; echo "== rocpu readobj --kernels $(DEMO_OBJ)"; ./$(BIN) readobj --kernels $(DEMO_OBJ)
+	@echo; echo "== rocpu objdump $(DEMO_OBJ) (first 40 lines)"; ./$(BIN) objdump $(DEMO_OBJ) | head -n 40
+	@echo; echo "== rocpu run: vector_add over 1000 floats on the emulated gfx90a"
+	@echo "   a[i] and b[i] hold the bit pattern i (denormals, which gfx90a keeps), so c[i] must hold 2i"
+	@d=$$(mktemp -d) && ./$(BIN) run $(DEMO_OBJ) --kernel vector_add --grid 1000 --workgroup 64 \
+	  --arg buf:4:1000:seq --arg buf:4:1000:seq --arg buf:4:1000:zero --arg u32:1000 --out $$d --stats && \
+	  echo "c[0..7] as bit patterns:" && od -An -tu4 -N32 $$d/arg2.bin && rm -rf $$d
+	@echo; echo "== rocpu exec --stats -- $(HIP_DEMO)   (unmodified hipcc binary, Debian's HIP runtime)"
+	./$(BIN) exec --stats -- $(HIP_DEMO)
 
 test: setup-if-needed fmt-check vet unit race integration
 
