@@ -556,3 +556,41 @@ func TestDSRead2Offsets(t *testing.T) {
 		t.Errorf("ds_read2st64_b32 offset1:2 = %d, %d; want 2, 130", w.v[2*64], w.v[3*64])
 	}
 }
+
+// TestDenormModes: MODE.FP_DENORM for f32 (bits 5:4) under each of its four
+// values: bit 4 keeps input denormals, bit 5 keeps output denormals.
+func TestDenormModes(t *testing.T) {
+	w := testWave(t)
+	w.setExec(3)
+	w.v[0] = 0x0000_0100               // lane 0: a denormal input
+	w.v[1] = math.Float32bits(0x1p-100) // lane 1: a normal input whose product is denormal
+	w.v[64], w.v[65] = math.Float32bits(1), math.Float32bits(0x1p-30)
+	for mode := uint32(0); mode < 4; mode++ {
+		w.mode = mode<<4 | 0xC0
+		exec1(t, w, "v_mul_f32", &op{dst: v(2), src: [3]operand{v(0), v(1)}})
+		wantIn := uint32(0) // denormal*1 with input flushing
+		if mode&1 != 0 {
+			wantIn = 0x100
+		}
+		if mode&2 == 0 {
+			wantIn = 0 // and output flushing flushes it too
+		}
+		wantOut := uint32(0)
+		if mode&2 != 0 {
+			wantOut = math.Float32bits(0x1p-130)
+		}
+		if w.v[128] != wantIn || w.v[129] != wantOut {
+			t.Errorf("FP_DENORM=%d: denormal*1 = %#x (want %#x), 2^-100*2^-30 = %#x (want %#x)", mode, w.v[128], wantIn, w.v[129], wantOut)
+		}
+	}
+	// f64 uses bits 7:6 independently: with f32 flushing, f64 denormals survive.
+	w.mode = 0xC0
+	w.setExec(1)
+	u := math.Float64bits(0x1p-1070)
+	w.v[0], w.v[64] = uint32(u), uint32(u>>32)
+	c, _ := constOperand(242, 0, tF64)
+	exec1(t, w, "v_mul_f64", &op{dst: v(2), src: [3]operand{v(0), c}})
+	if got := uint64(w.v[128]) | uint64(w.v[192])<<32; got != u {
+		t.Errorf("f64 denormal*1 with f32 flushing = %#x, want %#x", got, u)
+	}
+}
