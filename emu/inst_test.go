@@ -562,7 +562,7 @@ func TestDSRead2Offsets(t *testing.T) {
 func TestDenormModes(t *testing.T) {
 	w := testWave(t)
 	w.setExec(3)
-	w.v[0] = 0x0000_0100               // lane 0: a denormal input
+	w.v[0] = 0x0000_0100                // lane 0: a denormal input
 	w.v[1] = math.Float32bits(0x1p-100) // lane 1: a normal input whose product is denormal
 	w.v[64], w.v[65] = math.Float32bits(1), math.Float32bits(0x1p-30)
 	for mode := uint32(0); mode < 4; mode++ {
