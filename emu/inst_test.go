@@ -594,3 +594,19 @@ func TestDenormModes(t *testing.T) {
 		t.Errorf("f64 denormal*1 with f32 flushing = %#x, want %#x", got, u)
 	}
 }
+
+func TestMinMaxIEEEMode(t *testing.T) {
+	w := testWave(t)
+	w.setExec(1)
+	w.v[0], w.v[64] = 0x7F80_0001, math.Float32bits(2) // sNaN, 2
+	w.mode = 0xF0 | modeIEEE
+	exec1(t, w, "v_max_f32", &op{dst: v(2), src: [3]operand{v(0), v(1)}})
+	if w.v[128] != 0x7FC0_0001 {
+		t.Errorf("IEEE max(sNaN, 2) = %#x, want the quieted sNaN 0x7fc00001", w.v[128])
+	}
+	w.mode = 0xF0
+	exec1(t, w, "v_max_f32", &op{dst: v(2), src: [3]operand{v(0), v(1)}})
+	if w.v[128] != math.Float32bits(2) {
+		t.Errorf("non-IEEE max(sNaN, 2) = %#x, want 2", w.v[128])
+	}
+}

@@ -176,6 +176,34 @@ func rcp32(a float32) float32 { return float32(1 / float64(a)) }
 
 func rsq32(a float32) float32 { return float32(1 / math.Sqrt(float64(a))) }
 
+// sNaN32: in IEEE mode a signaling NaN operand of v_min/v_max gives that
+// NaN quieted (GFX9 ISA: "if IEEE_MODE and S0 is sNaN, D = Quiet(S0)").
+func sNaN32(a, b float32, ieee bool) (float32, bool) {
+	if !ieee {
+		return 0, false
+	}
+	for _, x := range [2]float32{a, b} {
+		u := u32(x)
+		if u&0x7F80_0000 == 0x7F80_0000 && u&0x7F_FFFF != 0 && u&0x40_0000 == 0 {
+			return f32(u | 0x40_0000), true
+		}
+	}
+	return 0, false
+}
+
+func sNaN64(a, b float64, ieee bool) (float64, bool) {
+	if !ieee {
+		return 0, false
+	}
+	for _, x := range [2]float64{a, b} {
+		u := u64(x)
+		if u&0x7FF0_0000_0000_0000 == 0x7FF0_0000_0000_0000 && u&0xF_FFFF_FFFF_FFFF != 0 && u&(1<<51) == 0 {
+			return f64(u | 1<<51), true
+		}
+	}
+	return 0, false
+}
+
 // legacy multiply: 0 times anything (including inf and NaN) is 0.
 func mulLegacy(a, b float32, rnd uint32) float32 {
 	if a == 0 || b == 0 {
@@ -361,8 +389,24 @@ func init() {
 	defV("v_subrev_f32", "ff", f2(func(a, b float32, r uint32) float32 { return add32(b, -a, r) }))
 	defV("v_mul_f32", "ff", f2(mul32))
 	defV("v_mul_legacy_f32", "ff", f2(mulLegacy))
-	defV("v_min_f32", "ff", f2(func(a, b float32, _ uint32) float32 { return minF32(a, b) }))
-	defV("v_max_f32", "ff", f2(func(a, b float32, _ uint32) float32 { return maxF32(a, b) }))
+	defV("v_min_f32", "ff", func(w *wave, o *op) {
+		ieee := w.mode&modeIEEE != 0
+		runF32(w, o, 2, 0, func(a, b, _ float32, _ uint32) float32 {
+			if q, ok := sNaN32(a, b, ieee); ok {
+				return q
+			}
+			return minF32(a, b)
+		})
+	})
+	defV("v_max_f32", "ff", func(w *wave, o *op) {
+		ieee := w.mode&modeIEEE != 0
+		runF32(w, o, 2, 0, func(a, b, _ float32, _ uint32) float32 {
+			if q, ok := sNaN32(a, b, ieee); ok {
+				return q
+			}
+			return maxF32(a, b)
+		})
+	})
 	defV("v_ldexp_f32", "fi", func(w *wave, o *op) {
 		runF32(w, o, 2, 0, func(a, b, _ float32, _ uint32) float32 { return ldexp32(a, int32(u32(b))) })
 	})
@@ -573,8 +617,24 @@ func init() {
 	// f64.
 	defV("v_add_f64", "FF", d2(add64))
 	defV("v_mul_f64", "FF", d2(mul64))
-	defV("v_min_f64", "FF", d2(func(a, b float64, _ uint32) float64 { return minF64(a, b) }))
-	defV("v_max_f64", "FF", d2(func(a, b float64, _ uint32) float64 { return maxF64(a, b) }))
+	defV("v_min_f64", "FF", func(w *wave, o *op) {
+		ieee := w.mode&modeIEEE != 0
+		runF64(w, o, 2, func(a, b, _ float64, _ uint32) float64 {
+			if q, ok := sNaN64(a, b, ieee); ok {
+				return q
+			}
+			return minF64(a, b)
+		})
+	})
+	defV("v_max_f64", "FF", func(w *wave, o *op) {
+		ieee := w.mode&modeIEEE != 0
+		runF64(w, o, 2, func(a, b, _ float64, _ uint32) float64 {
+			if q, ok := sNaN64(a, b, ieee); ok {
+				return q
+			}
+			return maxF64(a, b)
+		})
+	})
 	defV("v_fma_f64", "FFF", func(w *wave, o *op) {
 		runF64(w, o, 3, func(a, b, c float64, _ uint32) float64 { return math.FMA(a, b, c) })
 	})
