@@ -10,6 +10,7 @@ import "C"
 
 import (
 	"math"
+	goruntime "runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -89,6 +90,13 @@ func rocpu_signal_valid(h C.uint64_t) status {
 func rocpu_signal_wake(h C.uint64_t) {
 	if r := hsa.Default(); r != nil {
 		r.WakeSignal(uint64(h))
+		// The goroutine just woken (after a doorbell, the queue's packet
+		// processor) sits in this P's next-to-run slot. When this callback
+		// returns to C the P stays with the C thread, in syscall state,
+		// and the goroutine would wait there until sysmon retakes the P
+		// (tens of microseconds or more). Yielding hands the P to another
+		// thread now, which runs it at once.
+		goruntime.Gosched()
 	}
 }
 
