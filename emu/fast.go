@@ -135,6 +135,42 @@ func fastU32(w *wave, o *op, kind int) {
 				d[l] = a[l]
 			}
 		}
+	case 4:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = a[l] | b[l]
+			}
+		}
+	case 5:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = a[l] ^ b[l]
+			}
+		}
+	case 6:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = a[l] - b[l]
+			}
+		}
+	case 7:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = b[l] >> (a[l] & 31)
+			}
+		}
+	case 8:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = uint32(int32(b[l]) >> (a[l] & 31))
+			}
+		}
+	case 9:
+		for l := 0; l < 64; l++ {
+			if exec>>l&1 != 0 {
+				d[l] = a[l] * b[l]
+			}
+		}
 	}
 }
 
@@ -164,6 +200,21 @@ func specialiseHot() {
 	})
 	specialise("v_lshlrev_b32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
 		return func(w *wave, o *op) { fastU32(w, o, 1) }
+	})
+	for name, kind := range map[string]int{"v_or_b32": 4, "v_xor_b32": 5, "v_lshrrev_b32": 7, "v_ashrrev_i32": 8, "v_mul_lo_u32": 9} {
+		kind := kind
+		specialise(name, func(g func(w *wave, o *op)) func(w *wave, o *op) {
+			return func(w *wave, o *op) { fastU32(w, o, kind) }
+		})
+	}
+	specialise("v_sub_u32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) {
+			if o.clamp {
+				g(w, o)
+				return
+			}
+			fastU32(w, o, 6)
+		}
 	})
 	specialise("v_and_b32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
 		return func(w *wave, o *op) { fastU32(w, o, 2) }
