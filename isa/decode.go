@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"strings"
 	"sync"
 )
 
@@ -66,6 +67,8 @@ func compileSpecs() {
 		}
 	}
 	for i := range gfx9Descs {
+		name := gfx9Descs[i].Op.String()
+		descMAI[i] = gfx9Descs[i].Enc == EncVOP3P && (strings.HasPrefix(name, "v_mfma") || strings.HasPrefix(name, "v_smfmac"))
 		for _, s := range gfx9Templates[gfx9Descs[i].Tmpl] {
 			if s.Field == FieldSDst {
 				descVOP3B[i] = true
@@ -272,6 +275,12 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 					return errBadOp
 				}
 			case FileA:
+				if v < 256 && s.Field >= FieldSrc0 && s.Field <= FieldSrc2 {
+					if err := resolveSrc(in, op, v, code, litOK); err != nil {
+						return err
+					}
+					break
+				}
 				op.Kind = KindAGPR
 				op.Reg = uint16(v & 0xff)
 				if int(op.Reg)+int(op.Count) > 256 {
@@ -312,6 +321,9 @@ func textOperand(op *Operand, text string) bool {
 // resolveSrc resolves a 9-bit source code into op.
 func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error {
 	op.Reg = uint16(v)
+	if v < 256 && op.Count > 16 {
+		op.Count = 1 // LLVM has no 32-register scalar class; it prints one register
+	}
 	// LLVM aligns scalar tuples down (createSRegOperand: 64-bit to 2,
 	// wider to 4 registers).
 	align := uint32(0)
@@ -326,6 +338,9 @@ func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error 
 		op.Kind = KindSGPR
 		v &^= align
 		op.Reg = uint16(v)
+		if int(v)+int(op.Count) > 104 {
+			return errBadOp // beyond LLVM's SGPR tuple classes (s[100:103] is the last quad)
+		}
 	case v >= 256:
 		op.Kind = KindVGPR
 		op.Reg = uint16(v - 256)

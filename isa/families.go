@@ -1,6 +1,9 @@
 package isa
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // Per-family field extraction. Bit layouts are the GFX9 ones (AMD "Vega"
 // ISA reference, chapter 12 "Microcode Formats"); the opcode tables say
@@ -249,6 +252,9 @@ func decodeVOP3P(in *Inst, tab *procTable, w0, w1 uint32) error {
 	d, err := lookup(in, tab, EncVOP3P, (w0>>16)&0x7f)
 	if err != nil {
 		return err
+	}
+	if descMAI[in.desc-1] {
+		return decodeMAI(in, d, w0, w1)
 	}
 	set := (w0>>8)&0xff | ((w1>>29)&7)<<8 | ((w1>>27)&3)<<11
 	set ^= vop3pOpSelHi0 | vop3pOpSelHi1 | vop3pOpSelHi2 // the probes cleared them
@@ -638,4 +644,63 @@ func flatTemplate(d *opDesc, w0, w1 uint32) int16 {
 		return d.Tmpl
 	}
 	return d.Alts[i-1]
+}
+
+// decodeMAI decodes the matrix (MFMA) instructions of gfx908+: cbsz [10:8],
+// abid [14:11], acc_cd [15] (gfx90a+: vdst and src2 are AGPRs; gfx908:
+// always), src0/src1 AGPR selects [59]/[60], blgp [63:61].
+func decodeMAI(in *Inst, d *opDesc, w0, w1 uint32) error {
+	m := &in.Mod
+	m.CBSZ = uint8(w0>>8) & 7
+	m.ABID = uint8(w0>>11) & 0xf
+	m.BLGP = uint8(w1 >> 29)
+	// acc_cd, or an opcode whose destination is always AGPRs (gfx908, and
+	// gfx940's legacy MFMA encodings): the generated template says so.
+	accCD := w0&(1<<15) != 0 || gfx9Templates[d.Tmpl][0].File == FileA
+	if accCD {
+		m.Flags |= FlagAcc
+	}
+	var f fields
+	f[FieldDst] = w0 & 0xff
+	f[FieldSrc0] = w1 & 0x1ff
+	f[FieldSrc1] = (w1 >> 9) & 0x1ff
+	f[FieldSrc2] = (w1 >> 18) & 0x1ff
+	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil, false, false); err != nil {
+		return err
+	}
+	for i := range in.Ops[:in.NumOps] {
+		o := &in.Ops[i]
+		if o.Field >= FieldSrc0 && o.Field <= FieldSrc2 && f[o.Field] < 256 {
+			// A scalar register or constant in a 9-bit source. LLVM has no
+			// 32-register SGPR class and prints one register then.
+			if o.Count > 16 {
+				o.Count = 1
+			}
+			if err := resolveSrc(in, o, f[o.Field], nil, false); err != nil {
+				return err
+			}
+			continue
+		}
+		if o.Kind != KindVGPR && o.Kind != KindAGPR {
+			continue
+		}
+		agpr := false
+		switch o.Field {
+		case FieldDst:
+			agpr = accCD
+		case FieldSrc2:
+			// v_smfmac* take a VGPR index in src2.
+			agpr = accCD && !strings.HasPrefix(in.Op.String(), "v_smfmac")
+		case FieldSrc0:
+			agpr = w1&(1<<27) != 0
+		case FieldSrc1:
+			agpr = w1&(1<<28) != 0
+		}
+		if agpr {
+			o.Kind = KindAGPR
+		} else {
+			o.Kind = KindVGPR
+		}
+	}
+	return nil
 }

@@ -90,6 +90,8 @@ type Modifiers struct {
 	// SDWA
 	DstSel, DstUnused, Src0Sel, Src1Sel uint8
 	// DPP
+	// MAI (MFMA)
+	CBSZ, ABID, BLGP  uint8
 	DPPCtrl           uint16
 	RowMask, BankMask uint8
 }

@@ -204,8 +204,9 @@ type opDesc struct {
 	Alts       [7]int16 // alternative layouts (SOPP nonzero, SMEM soe/sgpr, FLAT glc/lds/saddr, MUBUF lds)
 }
 
-// descVOP3B marks the rows whose template has a VOP3B sdst (compileSpecs).
-var descVOP3B [len(gfx9Descs)]bool
+// descVOP3B marks the rows whose template has a VOP3B sdst, descMAI the
+// matrix (v_mfma*, v_smfmac*) rows of VOP3P (compileSpecs).
+var descVOP3B, descMAI [len(gfx9Descs)]bool
 
 // Proc is a GFX9 processor.
 type Proc uint8

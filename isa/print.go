@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 )
 
 // String returns the instruction as llvm-objdump-15 prints it (without the
@@ -569,6 +570,25 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 		}
 		b = appendOmod(b, m.Omod)
 	case EncVOP3P:
+		if descMAI[in.desc-1] {
+			blgp := m.BLGP
+			if in.Target.isGFX940() && strings.HasPrefix(in.Op.String(), "v_mfma_f64") {
+				blgp = 0 // f64 MFMA: the blgp bits are neg:[src0,src1,src2]
+			}
+			for _, x := range [...]struct {
+				name string
+				v    uint8
+			}{{" cbsz:", m.CBSZ}, {" abid:", m.ABID}, {" blgp:", blgp}} {
+				if x.v != 0 {
+					b = append(b, x.name...)
+					b = strconv.AppendUint(b, uint64(x.v), 10)
+				}
+			}
+			if blgp != m.BLGP && m.BLGP != 0 {
+				b = appendBits(b, "neg", m.BLGP, 3)
+			}
+			return b
+		}
 		n := in.numSrcs()
 		mask := uint8(1)<<n - 1
 		if m.OpSel&mask != 0 {
