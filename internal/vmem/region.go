@@ -39,14 +39,15 @@ func (k Kind) DeviceWritable() bool { return k != KindCode }
 // Region is one registered range [Base, Base+Size) of the address space.
 // Regions are immutable once registered except for their liveness, so a
 // *Region may be cached and read without locks; callers must not modify
-// the exported fields. Base is both the device and the host address.
+// the exported fields. Base is the device address and, except for
+// regions added with Space.RegisterAt, also the host address.
 type Region struct {
 	Base  uint64
 	Size  uint64
 	Kind  Kind
 	Owner any // who registered it (a pool, an executable, a queue…); for reports
 
-	ptr      unsafe.Pointer // Base as a pointer
+	ptr      unsafe.Pointer // the host address of Base
 	writable bool
 	dead     atomic.Bool // set when removed; caches check it
 

@@ -162,6 +162,29 @@ func (s *Space) Register(p unsafe.Pointer, size uint64, kind Kind, owner any) (*
 	return r, nil
 }
 
+// RegisterAt is Register with a device address different from the host
+// address: the size bytes at p are seen by devices at [base, base+size)
+// (hsa_amd_memory_lock's agent address). base must not overlap a
+// registered region, an arena or an aperture; the caller reserves it.
+func (s *Space) RegisterAt(base uint64, p unsafe.Pointer, size uint64, kind Kind, owner any) (*Region, error) {
+	if p == nil || base == 0 || size == 0 || base+size < base {
+		return nil, fmt.Errorf("%w: register %#x at %#x size %#x", ErrInvalid, uintptr(p), base, size)
+	}
+	r := &Region{Base: base, Size: size, Kind: kind, Owner: owner, ptr: p, writable: kind.DeviceWritable()}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	if c := s.arena.chunkOverlapping(base, size); c != nil {
+		return nil, fmt.Errorf("%w: [%#x, %#x) is inside an arena of this space", ErrOverlap, base, base+size)
+	}
+	if err := s.insert(r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
 // Unregister removes the registered (not allocated) region starting at
 // base. Caches holding it see it as gone.
 func (s *Space) Unregister(base uint64) error {

@@ -286,3 +286,47 @@ func TestFaultStrings(t *testing.T) {
 		t.Error("String")
 	}
 }
+
+// RegisterAt: devices see the host bytes at a different address, and the
+// host range itself stays unregistered (hsa_amd_memory_lock's agent
+// address).
+func TestRegisterAtAlias(t *testing.T) {
+	s := newSpace(t)
+	mem := hostMem(t, pageSize)
+	res := hostMem(t, 2*pageSize) // reserved stand-in for the alias range
+	alias := addrOf(res) + 16
+	mem[0], mem[5] = 0xab, 0xcd
+	r, err := s.RegisterAt(alias, unsafe.Pointer(&mem[0]), 64, KindHost, "lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Base != alias || r.Size != 64 {
+		t.Fatalf("region %v", r)
+	}
+	b, err := s.Slice(alias, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b[0] != 0xab || b[5] != 0xcd {
+		t.Fatalf("alias reads % x, want the host bytes", b)
+	}
+	*r.U32(alias + 8) = 0x11223344
+	if got := *(*uint32)(unsafe.Pointer(&mem[8])); got != 0x11223344 {
+		t.Fatalf("host sees %#x after a store through the alias", got)
+	}
+	if s.Find(addrOf(mem)) != nil {
+		t.Error("the host address is registered too")
+	}
+	if _, err := s.RegisterAt(alias+8, unsafe.Pointer(&mem[0]), 8, KindHost, nil); !errors.Is(err, ErrOverlap) {
+		t.Errorf("overlapping RegisterAt: %v, want ErrOverlap", err)
+	}
+	if _, err := s.RegisterAt(0, unsafe.Pointer(&mem[0]), 8, KindHost, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("RegisterAt(0): %v, want ErrInvalid", err)
+	}
+	if err := s.Unregister(alias); err != nil {
+		t.Fatal(err)
+	}
+	if r.Live() || s.Find(alias) != nil {
+		t.Error("alias still registered after Unregister")
+	}
+}
