@@ -12,7 +12,7 @@ import (
 var encOps = [numTableEncodings]int{
 	encVOP1SDWA: 256, encVOP1DPP: 256, encVOP2SDWA: 64, encVOP2DPP: 64, encVOPCSDWA: 256, encVOPCDPP: 256,
 	EncSOP2: 48, EncSOPK: 32, EncSOP1: 256, EncSOPC: 128, EncSOPP: 128, EncSMEM: 256,
-	EncVOP2: 64, EncVOP1: 256, EncVOPC: 256, EncVOP3: 1024, EncVOP3P: 128, EncDS: 256,
+	EncVOP2: 64, EncVOP1: 256, EncVOPC: 256, EncVOP3: 0x380, EncVOP3P: 128, EncDS: 256,
 	EncFLAT: 128, EncSCRATCH: 128, EncGLOBAL: 128, EncMUBUF: 128,
 }
 
@@ -275,6 +275,11 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 					return errBadOp
 				}
 			case FileA:
+				if s.Type == TypeVGPROnly {
+					op.Kind = KindAGPR
+					op.Reg = uint16(v & 0xff)
+					break
+				}
 				if v < 256 && s.Field >= FieldSrc0 && s.Field <= FieldSrc2 {
 					if err := resolveSrc(in, op, v, code, litOK); err != nil {
 						return err

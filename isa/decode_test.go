@@ -123,7 +123,6 @@ func TestDecodeGolden(t *testing.T) {
 // package TODO in doc.go); each is listed with its reason.
 func knownGap(want, got string) bool {
 	for _, g := range []string{
-		"v_accvgpr", // v_accvgpr_* operand files not probed correctly yet
 		"v_smfmac",  // gfx940 sparse MFMA: operand validity not probed yet
 		"v_interp",  // VOP3 interpolation attr operands not implemented yet
 	} {

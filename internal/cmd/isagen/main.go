@@ -206,7 +206,9 @@ func families() []family {
 	}
 	v3fields := []fprobe{fld("Dst", 0, 0, mDst), fld("Src0", 1, 0, 256+mSrc0), fld("Src1", 1, 9, 256+mSrc1), fld("Src2", 1, 18, 256+mSrc2)}
 	// VOP3: 110100 op[25:16] clamp[15] opsel[14:11] abs[10:8] vdst[7:0]; neg[31:29] omod[28:27] src2 src1 src0
-	fs = append(fs, family{enc: "VOP3", nops: 1024, vop3: true,
+	// Opcodes 0x380-0x3ff of the 10-bit field would make the word a VOP3P
+	// (bits 31:23 = 0x1a7) instruction; they are probed there.
+	fs = append(fs, family{enc: "VOP3", nops: 0x380, vop3: true,
 		zero:   func(op int) []uint32 { return []uint32{0xd0000000 | uint32(op)<<16, 0} },
 		fields: append(v3fields[:4:4], fld("SDst", 0, 8, mSDst)),
 		mods: []mod{named("ABS0", 0, 8), named("ABS1", 0, 9), named("ABS2", 0, 10),
@@ -795,7 +797,7 @@ func (g *gen) srcType(f family, mn, field string, count int, lits [][3]probe) st
 	if strings.Contains(inl, "invalid") {
 		return "TypeRegOnly"
 	}
-	if strings.Contains(inl, "v240") || strings.Contains(inl, "v[240:") {
+	if strings.Contains(inl, "v240") || strings.Contains(inl, "v[240:") || strings.Contains(inl, "a240") || strings.Contains(inl, "a[240:") {
 		return "TypeVGPROnly"
 	}
 	if count == 2 {
@@ -811,7 +813,7 @@ func (g *gen) srcType(f family, mn, field string, count int, lits [][3]probe) st
 	switch {
 	case strings.Contains(inl, "invalid"):
 		return "TypeRegOnly"
-	case strings.Contains(inl, "v240"):
+	case strings.Contains(inl, "v240") || strings.Contains(inl, "a240"):
 		return "TypeVGPROnly"
 	case strings.Contains(lit, "0x13800"):
 		return "TypeB32"
