@@ -185,8 +185,6 @@ func runCorpusKernel(r *hsa.Runtime, exe *hsa.Executable, a *hsa.Agent, q *hsa.Q
 func knownCorpusDifference(o *corpus.Object, k *corpus.Kernel, err error) string {
 	msg := err.Error()
 	switch {
-	case k.Name == "spin_lds_lock" && strings.Contains(msg, "out: element 1: got 2"):
-		return "the kernel's (c*3+1)-c*3 is 1, not c, so every wave stores counter 2; the reference assumes it keeps c"
 	case k.Name == "f32_convert" && strings.Contains(msg, "got -2147483648 (0x80000000), want 0 (0x00000000)"):
 		return "ROCm device-libs convert_int_sat is fptosi(minnum(maxnum(x, lo), hi)): NaN gives INT_MIN on the GPU, not OpenCL's 0"
 	case k.Name == "f32_exact" && o.Target == "gfx90a" && strings.Contains(msg, "got 0 (0x00000000), want -0 (0x80000000)"):

@@ -22,8 +22,11 @@ kernel void spin_lds_lock(global int *out, int delay) {
         memory_scope_work_group))
       expected = 0;
     int c = counter;
+    // Burn cycles between the read and the write of counter, through a
+    // volatile private so that the compiler keeps the loop.
+    volatile int burn = 0;
     for (int k = 0; k < delay; k++)
-      c = (c * 3 + 1) - c * 3; // keeps c, burns cycles
+      burn += k;
     counter = c + 1;
     atomic_fetch_add_explicit(&entered, 1, memory_order_relaxed,
                               memory_scope_work_group);
