@@ -123,8 +123,8 @@ func TestDecodeGolden(t *testing.T) {
 // package TODO in doc.go); each is listed with its reason.
 func knownGap(want, got string) bool {
 	for _, g := range []string{
-		"v_smfmac",  // gfx940 sparse MFMA: operand validity not probed yet
-		"v_interp",  // VOP3 interpolation attr operands not implemented yet
+		"v_smfmac", // gfx940 sparse MFMA: operand validity not probed yet
+		"v_interp", // VOP3 interpolation attr operands not implemented yet
 	} {
 		if strings.Contains(want, g) || strings.Contains(got, g) {
 			return true

@@ -385,6 +385,11 @@ func decodeFLAT(in *Inst, tab *procTable, w0, w1 uint32) error {
 	}
 	saddr := (w1 >> 16) & 0x7f
 	lds := w0&(1<<13) != 0
+	if lds && w1&(1<<23) != 0 && !in.Target.isGFX940() {
+		// An LDS load has no data register for nv/acc to qualify; LLVM
+		// rejects the bit (the modifier probes ran on the non-LDS layout).
+		return errBadOp
+	}
 	tmpl := flatTemplate(d, w0, w1)
 	if lds {
 		m.Flags |= FlagLDS
