@@ -235,14 +235,17 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 		*op = Operand{Field: s.Field, Type: s.Type, Count: s.Count}
 		switch s.Field {
 		case FieldLiteral:
-			if len(code) < int(in.Len)+4 {
-				return errShort
+			// The mandatory literal (v_madmk/madak K, s_setreg_imm32) is
+			// shared with a source that already read one.
+			if in.Len == 4 {
+				if len(code) < 8 {
+					return errShort
+				}
+				in.Words[1] = binary.LittleEndian.Uint32(code[4:])
+				in.Len = 8
 			}
-			v := binary.LittleEndian.Uint32(code[in.Len:])
-			in.Words[in.Len/4] = v
-			in.Len += 4
 			op.Kind = KindLiteral
-			op.Value = uint64(v)
+			op.Value = uint64(in.Words[1])
 		default:
 			v := f[s.Field]
 			if vmask&(1<<s.Field) != 0 && s.File != FileS {
@@ -326,8 +329,8 @@ func textOperand(op *Operand, text string) bool {
 // resolveSrc resolves a 9-bit source code into op.
 func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error {
 	op.Reg = uint16(v)
-	if v < 256 && op.Count > 16 {
-		op.Count = 1 // LLVM has no 32-register scalar class; it prints one register
+	if v <= 101 && op.Count > 16 {
+		op.Count = 1 // LLVM has no 32-register SGPR class; it prints one register
 	}
 	// LLVM aligns scalar tuples down (createSRegOperand: 64-bit to 2,
 	// wider to 4 registers).
@@ -354,12 +357,22 @@ func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error 
 		}
 	case v >= 108 && v <= 123:
 		op.Kind = KindTTMP
+		if op.Count > 4 && in.Enc == EncVOP3P {
+			op.Count = 1 // as LLVM prints wide MFMA sources in trap temporaries
+			align = 0
+		}
 		op.Reg = uint16((v - 108) &^ align)
 		if int(op.Reg)+int(op.Count) > 16 {
 			return errBadOp
 		}
 	case v == 102 || v == 104 || v == 106 || v == 126:
 		op.Kind = KindSpecial
+		if op.Count > 4 {
+			if in.Enc != EncVOP3P {
+				return errBadOp
+			}
+			op.Count = 2 // MFMA src2: LLVM prints the 64-bit name
+		}
 	case v == 125: // "null"
 		op.Kind = KindSpecial
 	case v == 254 && op.Count > 1:

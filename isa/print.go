@@ -164,6 +164,10 @@ func appendOperand(b []byte, in *Inst, op *Operand, idx int) []byte {
 	case KindBadImm:
 		b = append(b, "/*invalid immediate*/"...)
 	case KindInline, KindLiteral:
+		if op.Field == FieldLiteral {
+			b = appendHex(b, op.Value) // LLVM prints the K constant in hex
+			break
+		}
 		b = appendConst(b, op)
 	case KindImm:
 		b = appendImm(b, in, op)
@@ -436,7 +440,7 @@ func appendSendMsg(b []byte, v uint32) []byte {
 		}
 	}
 	if !valid {
-		if v>>10 != 0 {
+		if v&^0x37f != 0 {
 			return strconv.AppendUint(b, uint64(v), 10)
 		}
 		b = append(b, "sendmsg("...)
@@ -563,7 +567,10 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 	switch in.Enc {
 	case EncVOP3:
 		if m.OpSel != 0 {
-			b = appendBits(b, "op_sel", m.OpSel, in.numSrcs()+1)
+			// op_sel:[src0,...,dst]: the destination bit is bit 3.
+			n := in.numSrcs()
+			v := m.OpSel&(1<<n-1) | (m.OpSel>>3&1)<<n
+			b = appendBits(b, "op_sel", v, n+1)
 		}
 		if m.Flags&FlagClamp != 0 {
 			b = append(b, " clamp"...)
