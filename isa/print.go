@@ -345,7 +345,7 @@ func appendImm(b []byte, in *Inst, op *Operand) []byte {
 	case TypeWaitcnt:
 		return appendWaitcnt(b, uint32(v))
 	case TypeHWReg:
-		return appendHWReg(b, uint32(v))
+		return appendHWReg(b, uint32(v), in.Target.Proc)
 	case TypeSendMsg:
 		return appendSendMsg(b, uint32(v))
 	case TypeGPRIdx:
@@ -390,17 +390,24 @@ func appendWaitcnt(b []byte, v uint32) []byte {
 	return b
 }
 
-var hwregNames = map[uint32]string{
-	1: "HW_REG_MODE", 2: "HW_REG_STATUS", 3: "HW_REG_TRAPSTS", 4: "HW_REG_HW_ID", 5: "HW_REG_GPR_ALLOC",
-	6: "HW_REG_LDS_ALLOC", 7: "HW_REG_IB_STS", 15: "HW_REG_SH_MEM_BASES",
-	16: "HW_REG_TBA_LO", 17: "HW_REG_TBA_HI", 18: "HW_REG_TMA_LO", 19: "HW_REG_TMA_HI",
+// hwregName is one generated hwreg id name and the processors using it.
+type hwregName struct {
+	ID    uint8
+	Procs uint16
+	Name  string
 }
 
-func appendHWReg(b []byte, v uint32) []byte {
+func appendHWReg(b []byte, v uint32, p Proc) []byte {
 	id, off, size := v&0x3f, (v>>6)&0x1f, (v>>11)&0x1f+1
 	b = append(b, "hwreg("...)
-	if n, ok := hwregNames[id]; ok {
-		b = append(b, n...)
+	name := ""
+	for _, h := range gfx9HWRegs {
+		if uint32(h.ID) == id && h.Procs&(1<<p) != 0 {
+			name = h.Name
+		}
+	}
+	if name != "" {
+		b = append(b, name...)
 	} else {
 		b = strconv.AppendUint(b, uint64(id), 10)
 	}

@@ -2374,6 +2374,27 @@ var opcodeNames = [...]string{
 }
 
 // Modifier probe names per encoding, in bit order of opDesc.ModPrint/ModInvalid.
+// gfx9HWRegs are the hwreg(...) register names llvm-objdump prints, per processor.
+var gfx9HWRegs = [...]hwregName{
+	{1, 0x7ff, "HW_REG_MODE"},
+	{2, 0x7ff, "HW_REG_STATUS"},
+	{3, 0x7ff, "HW_REG_TRAPSTS"},
+	{4, 0x7ff, "HW_REG_HW_ID"},
+	{5, 0x7ff, "HW_REG_GPR_ALLOC"},
+	{6, 0x7ff, "HW_REG_LDS_ALLOC"},
+	{7, 0x7ff, "HW_REG_IB_STS"},
+	{15, 0x7ff, "HW_REG_SH_MEM_BASES"},
+	{16, 0x7ff, "HW_REG_TBA_LO"},
+	{17, 0x7ff, "HW_REG_TBA_HI"},
+	{18, 0x7ff, "HW_REG_TMA_LO"},
+	{19, 0x7ff, "HW_REG_TMA_HI"},
+	{20, 0x700, "HW_REG_XCC_ID"},
+	{21, 0x700, "HW_REG_SQ_PERF_SNAPSHOT_DATA"},
+	{22, 0x700, "HW_REG_SQ_PERF_SNAPSHOT_DATA1"},
+	{23, 0x700, "HW_REG_SQ_PERF_SNAPSHOT_PC_LO"},
+	{24, 0x700, "HW_REG_SQ_PERF_SNAPSHOT_PC_HI"},
+}
+
 var gfx9Templates = [...][]operandSpec{
 	{},
 	{{Field: FieldDst, File: FileS, Count: 1, Type: TypeB32}, {Field: FieldSrc0, File: FileS, Count: 1, Type: TypeB32}, {Field: FieldSrc1, File: FileS, Count: 1, Type: TypeB32}},

@@ -470,6 +470,31 @@ func main() {
 			}
 		}
 	}
+	// hwreg(...) names: s_getreg_b32 s0, hwreg(id) for every id.
+	hw := map[string]uint32{} // "id\tname" -> processor mask
+	for pi, cpu := range procs {
+		var ps []*probe
+		for id := uint32(0); id < 64; id++ {
+			ps = append(ps, &probe{words: []uint32{0xb8800000 | 31<<11 | id}})
+		}
+		if err := run(cpu, ps); err != nil {
+			log.Fatal(err)
+		}
+		for id, p := range ps {
+			if i := strings.Index(p.text, "hwreg("); i >= 0 {
+				name := strings.TrimSuffix(p.text[i+len("hwreg("):], ")")
+				if !strings.HasPrefix(name, "HW_REG_") {
+					continue
+				}
+				key := fmt.Sprintf("%d\t%s", id, name)
+				hw[key] |= 1 << pi
+				if cpu == "gfx940" {
+					hw[key] |= 3 << (pi + 1)
+				}
+			}
+		}
+	}
+	g.hwregs = hw
 	src := g.emit(fams)
 	fmtd, err := format.Source(src)
 	if err != nil {
@@ -602,6 +627,7 @@ type entry struct {
 }
 
 type gen struct {
+	hwregs map[string]uint32
 	byKey map[string]*merged
 	order []string
 	names map[string]bool
@@ -899,6 +925,26 @@ func (g *gen) emit(fams []family) []byte {
 		fmt.Fprintf(&descs, "\t{%s, %#x, %#x, %s, %q, %#x, %#x, %#x, %d, [7]int16{%s}},\n",
 			e.enc, e.code, m.procs, goName(e.name), e.suffix, e.modPrint, e.modInvalid, e.zeroMask, ti(e.ops), alts)
 	}
+	var hk []string
+	for k := range g.hwregs {
+		hk = append(hk, k)
+	}
+	sort.Slice(hk, func(i, j int) bool {
+		a, _, _ := strings.Cut(hk[i], "\t")
+		c, _, _ := strings.Cut(hk[j], "\t")
+		x, _ := strconv.Atoi(a)
+		y, _ := strconv.Atoi(c)
+		if x != y {
+			return x < y
+		}
+		return hk[i] < hk[j]
+	})
+	fmt.Fprintf(&b, "// gfx9HWRegs are the hwreg(...) register names llvm-objdump prints, per processor.\nvar gfx9HWRegs = [...]hwregName{\n")
+	for _, k := range hk {
+		id, name, _ := strings.Cut(k, "\t")
+		fmt.Fprintf(&b, "\t{%s, %#x, %q},\n", id, g.hwregs[k], name)
+	}
+	fmt.Fprintf(&b, "}\n\n")
 	fmt.Fprintf(&b, "var gfx9Templates = [...][]operandSpec{\n")
 	for _, t := range tlist {
 		fmt.Fprintf(&b, "\t%s,\n", t)
