@@ -628,9 +628,9 @@ type entry struct {
 
 type gen struct {
 	hwregs map[string]uint32
-	byKey map[string]*merged
-	order []string
-	names map[string]bool
+	byKey  map[string]*merged
+	order  []string
+	names  map[string]bool
 }
 
 type merged struct {
