@@ -168,5 +168,5 @@ func (r *Runtime) LockToPool(host unsafe.Pointer, size uint64, agents []*Agent, 
 	if flags != 0 {
 		return 0, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "flags %#x must be 0", flags)
 	}
-	return r.lockOrRegister(op, host, size, agents, false)
+	return r.lock(op, host, size, agents)
 }

@@ -3,6 +3,7 @@ package hsa
 import (
 	"fmt"
 	"sync"
+	"syscall"
 	"unsafe"
 
 	"github.com/rocpu/rocpu/internal/vmem"
@@ -313,6 +314,9 @@ type allocation struct {
 	access     map[*Agent]bool
 	locks      int // Lock/Register references for host memory
 	registered bool
+	agent      uint64       // Lock: the agent address (see Lock); 0 means base
+	reserve    []byte       // Lock: the PROT_NONE reservation agent lies in
+	hostReg    *vmem.Region // Lock: the host range's own registration, if it did not overlap
 	dealloc    []deallocCallback
 }
 
@@ -389,10 +393,23 @@ func (al *allocation) String() string {
 type memoryState struct {
 	mu     sync.Mutex
 	allocs map[uint64]*allocation // by base
+	// locked holds Lock's ranges by host base, newest last: locks may
+	// overlap each other (ROCr counts page pins), so they live here
+	// rather than in allocs.
+	locked map[uint64][]*allocation
+}
+
+// agentAddr is the address agents use for al.
+func (al *allocation) agentAddr() uint64 {
+	if al.agent != 0 {
+		return al.agent
+	}
+	return al.base
 }
 
 func (m *memoryState) init(*Runtime) error {
 	m.allocs = map[uint64]*allocation{}
+	m.locked = map[uint64][]*allocation{}
 	return nil
 }
 
@@ -463,12 +480,23 @@ func (r *Runtime) Free(ptr uint64) error {
 
 // allocationAt returns the allocation (pool or host) containing addr.
 func (r *Runtime) allocationAt(addr uint64) *allocation {
-	reg := r.space.Find(addr)
-	if reg == nil {
-		return nil
+	if reg := r.space.Find(addr); reg != nil {
+		al, _ := reg.Owner.(*allocation)
+		return al
 	}
-	al, _ := reg.Owner.(*allocation)
-	return al
+	// A host address of locked memory whose host range overlapped another
+	// registration: search the locks.
+	m := &r.mem
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, st := range m.locked {
+		for _, al := range st {
+			if addr-al.base < al.size {
+				return al
+			}
+		}
+	}
+	return nil
 }
 
 // AllowAccess is hsa_amd_agents_allow_access: agents may access the
@@ -588,11 +616,74 @@ func (r *Runtime) Fill(ptr uint64, value uint32, count uint64) error {
 
 // Lock is hsa_amd_memory_lock: it makes the size bytes of host memory at
 // host (which the caller keeps mapped until Unlock) visible to agents and
-// returns the address agents use, which is host itself. Locking exactly
-// the same range again counts a reference; a range inside a pool
-// allocation is already visible and is returned as is.
+// returns the address agents use. As on a discrete GPU, that agent address
+// differs from host: it lies in a PROT_NONE reservation of the same page
+// offset whose vmem region (vmem.Space.RegisterAt) points at the host
+// bytes, so every lock has its own agent range and locks may overlap each
+// other (HIP locks a stack buffer on a page it locked already). HIP's
+// hipHostUnregister removes the host and agent addresses from its map one
+// after the other and aborts if they are equal. The host range is also
+// registered at its own address when it overlaps nothing, so kernels given
+// the host pointer work too. Locking the same host address again with no
+// larger size counts a reference to the newest lock there; a range inside
+// a pool allocation is already visible and is returned as is.
 func (r *Runtime) Lock(host unsafe.Pointer, size uint64, agents []*Agent) (uint64, error) {
-	return r.lockOrRegister("Lock", host, size, agents, false)
+	return r.lock("Lock", host, size, agents)
+}
+
+func (r *Runtime) lock(op string, host unsafe.Pointer, size uint64, agents []*Agent) (uint64, error) {
+	if err := r.check(op); err != nil {
+		return 0, err
+	}
+	if host == nil || size == 0 {
+		return 0, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL pointer or size 0")
+	}
+	base := uint64(uintptr(host))
+	if base+size < base {
+		return 0, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "[%#x, +%d) wraps", base, size)
+	}
+	for _, a := range agents {
+		if a == nil || a.rt != r {
+			return 0, errorf(op, HSA_STATUS_ERROR_INVALID_AGENT, "agent of another runtime")
+		}
+	}
+	m := &r.mem
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if reg, err := r.space.Lookup(base, size); err == nil {
+		if al, ok := reg.Owner.(*allocation); ok && al.pool != nil {
+			return base, nil
+		}
+	}
+	if st := m.locked[base]; len(st) > 0 {
+		if top := st[len(st)-1]; size <= top.size {
+			top.locks++
+			return top.agent, nil
+		}
+	}
+	const page = 4096
+	off := base & (page - 1)
+	n := (off + size + page - 1) &^ (page - 1)
+	if n > 1<<47 {
+		return 0, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "size %d too large", size)
+	}
+	res, err := syscall.Mmap(-1, 0, int(n), syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS|syscall.MAP_NORESERVE)
+	if err != nil {
+		return 0, wrapf(op, HSA_STATUS_ERROR_OUT_OF_RESOURCES, err, "reserving %d bytes for the agent address", n)
+	}
+	agent := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(res)))) + off
+	al := &allocation{base: base, size: size, typ: HSA_EXT_POINTER_TYPE_LOCKED, locks: 1, agent: agent, reserve: res}
+	reg, err := r.space.RegisterAt(agent, host, size, vmem.KindHost, al)
+	if err != nil {
+		syscall.Munmap(res)
+		return 0, wrapf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, err, "[%#x, +%d) at %#x", base, size, agent)
+	}
+	al.region = reg
+	if hr, err := r.space.Register(host, size, vmem.KindHost, al); err == nil {
+		al.hostReg = hr
+	}
+	m.locked[base] = append(m.locked[base], al)
+	return agent, nil
 }
 
 // Register is hsa_memory_register: like Lock without agents; registering
@@ -650,6 +741,32 @@ func (r *Runtime) Unlock(host unsafe.Pointer) error {
 	m := &r.mem
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if st := m.locked[base]; len(st) > 0 {
+		al := st[len(st)-1]
+		if al.locks--; al.locks > 0 {
+			return nil
+		}
+		if len(st) == 1 {
+			delete(m.locked, base)
+		} else {
+			m.locked[base] = st[:len(st)-1]
+		}
+		m.mu.Unlock()
+		al.runDealloc()
+		m.mu.Lock()
+		var err error
+		if al.hostReg != nil {
+			err = r.space.Unregister(base)
+		}
+		if e := r.space.Unregister(al.agent); err == nil {
+			err = e
+		}
+		syscall.Munmap(al.reserve)
+		if err != nil {
+			return wrapf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, err, "%#x", base)
+		}
+		return nil
+	}
 	al := m.allocs[base]
 	if al == nil || al.pool != nil {
 		// Pool memory locked through Lock needs no unlock.
@@ -698,7 +815,7 @@ func (r *Runtime) PointerInfo(ptr uint64) (PointerInfo, error) {
 	if al == nil {
 		return PointerInfo{Type: HSA_EXT_POINTER_TYPE_UNKNOWN}, nil
 	}
-	pi := PointerInfo{Type: al.typ, AgentBase: al.base, HostBase: al.base, Size: al.size, Owner: r.agents[0],
+	pi := PointerInfo{Type: al.typ, AgentBase: al.agentAddr(), HostBase: al.base, Size: al.size, Owner: r.agents[0],
 		GlobalFlags: HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED}
 	if al.pool != nil {
 		pi.Owner, pi.GlobalFlags = al.pool.owner, al.pool.flags

@@ -222,12 +222,20 @@ func TestLockUnlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if agentPtr != uint64(uintptr(p)) {
-		t.Errorf("agent pointer %#x != host pointer %p", agentPtr, p)
+	hostAddr := uint64(uintptr(p))
+	// The agent address differs from the host's (HIP's hipHostUnregister
+	// aborts when they are equal) and keeps its page offset.
+	if agentPtr == hostAddr || agentPtr&4095 != hostAddr&4095 {
+		t.Errorf("agent pointer %#x for host pointer %p", agentPtr, p)
 	}
 	pi, _ := r.PointerInfo(agentPtr + 100)
-	if pi.Type != HSA_EXT_POINTER_TYPE_LOCKED || pi.Size != 8192 || pi.HostBase != agentPtr || pi.Owner != r.CPUAgent() {
+	if pi.Type != HSA_EXT_POINTER_TYPE_LOCKED || pi.Size != 8192 || pi.HostBase != hostAddr || pi.AgentBase != agentPtr || pi.Owner != r.CPUAgent() {
 		t.Errorf("locked pointer info %+v", pi)
+	}
+	// The host address is registered too (nothing overlapped it) and
+	// answers the same.
+	if pi2, _ := r.PointerInfo(hostAddr + 100); pi2.AgentBase != agentPtr || pi2.HostBase != hostAddr {
+		t.Errorf("pointer info at the host address %+v", pi2)
 	}
 	dev, _ := gpu.Pools()[0].Allocate(4096, 0)
 	wantStatus(t, r.Copy(dev, agentPtr, 13), HSA_STATUS_SUCCESS)
@@ -235,18 +243,38 @@ func TestLockUnlock(t *testing.T) {
 		t.Errorf("copied %q", got)
 	}
 	// Locking the same range again counts a reference.
-	if _, err := r.Lock(p, 8192, nil); err != nil {
+	if again, err := r.Lock(p, 8192, nil); err != nil || again != agentPtr {
+		t.Fatalf("second lock: %#x %v, want %#x", again, err, agentPtr)
+	}
+	// An overlapping, different range gets its own agent range (ROCr pins
+	// pages with reference counts; HIP's 2D copies rely on it).
+	inner, err := r.Lock(unsafe.Pointer(&host[4100]), 16, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	// An overlapping, different range is refused.
-	_, err = r.Lock(unsafe.Pointer(&host[4096]), 4096, nil)
-	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_ARGUMENT)
+	if inner == hostAddr+4100 || inner&4095 != 4 {
+		t.Errorf("inner agent pointer %#x", inner)
+	}
+	if got, _ := r.Space().Slice(inner, 4); string(got) != "\x00\x00\x00\x00" {
+		t.Errorf("inner lock reads %q", got)
+	}
+	copy(host[4100:], "abcd")
+	if got, _ := r.Space().Slice(inner, 4); string(got) != "abcd" {
+		t.Errorf("inner lock reads %q, want the host bytes", got)
+	}
+	if pi3, _ := r.PointerInfo(inner); pi3.HostBase != hostAddr+4100 || pi3.Size != 16 {
+		t.Errorf("inner pointer info %+v", pi3)
+	}
+	wantStatus(t, r.Unlock(unsafe.Pointer(&host[4100])), HSA_STATUS_SUCCESS)
+	if r.Space().Find(inner) != nil || r.Space().Find(agentPtr) == nil {
+		t.Fatal("unlocking the inner range changed the wrong registration")
+	}
 	wantStatus(t, r.Unlock(p), HSA_STATUS_SUCCESS)
 	if r.Space().Find(agentPtr) == nil {
 		t.Fatal("unlocked after the first of two Unlocks")
 	}
 	wantStatus(t, r.Unlock(p), HSA_STATUS_SUCCESS)
-	if r.Space().Find(agentPtr) != nil {
+	if r.Space().Find(agentPtr) != nil || r.Space().Find(hostAddr) != nil {
 		t.Fatal("still visible after the last Unlock")
 	}
 	wantStatus(t, r.Unlock(p), HSA_STATUS_ERROR_INVALID_ARGUMENT)
