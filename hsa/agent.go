@@ -102,6 +102,23 @@ const (
 	HSA_AMD_AGENT_INFO_ASIC_REVISION                  AgentInfo = 0xA012 // uint32
 	HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS         AgentInfo = 0xA013 // bool
 	HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT AgentInfo = 0xA014 // uint32
+
+	// hsa_ext_agent_info_t (hsa_ext_image.h): GPU agents report the images
+	// extension so HIP enables its pitched allocations (hipMallocPitch
+	// asks the row-pitch alignment); creating images is not supported.
+	HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS            AgentInfo = 0x3000 // uint64 (size_t)
+	HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS           AgentInfo = 0x3001 // uint64
+	HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS           AgentInfo = 0x3002 // uint64
+	HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS            AgentInfo = 0x3003 // [2]uint64
+	HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS           AgentInfo = 0x3004 // [2]uint64
+	HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS       AgentInfo = 0x3005 // [2]uint64
+	HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS      AgentInfo = 0x3006 // [2]uint64
+	HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS            AgentInfo = 0x3007 // [3]uint64
+	HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS           AgentInfo = 0x3008 // uint64
+	HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES             AgentInfo = 0x3009 // uint64
+	HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES           AgentInfo = 0x300A // uint64
+	HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS             AgentInfo = 0x300B // uint64
+	HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT AgentInfo = 0x300C // uint64
 )
 
 // Dim3 is hsa_dim3_t.
@@ -454,6 +471,7 @@ func (a *Agent) Info(attr AgentInfo) (any, error) {
 		var ext [128]byte
 		if gpu {
 			ext[HSA_EXTENSION_AMD_LOADER/8] |= 1 << (HSA_EXTENSION_AMD_LOADER % 8)
+			ext[HSA_EXTENSION_IMAGES/8] |= 1 << (HSA_EXTENSION_IMAGES % 8)
 		}
 		return ext, nil
 	case HSA_AGENT_INFO_VERSION_MAJOR, HSA_AGENT_INFO_VERSION_MINOR:
@@ -506,14 +524,50 @@ func (a *Agent) Info(attr AgentInfo) (any, error) {
 	case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS:
 		return true, nil
 	}
+	if gpu && attr >= HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS && attr <= HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT {
+		return imageInfo(attr), nil
+	}
 	return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "unknown agent attribute %#x", uint32(attr))
+}
+
+// imageInfo answers the hsa_ext_agent_info_t attributes with gfx9's
+// limits.
+func imageInfo(attr AgentInfo) any {
+	switch attr {
+	case HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS:
+		return uint64(16384)
+	case HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS:
+		return uint64(65536)
+	case HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS,
+		HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS:
+		return [2]uint64{16384, 16384}
+	case HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS:
+		return [3]uint64{2048, 2048, 2048}
+	case HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS:
+		return uint64(2048)
+	case HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES:
+		return uint64(128)
+	case HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES:
+		return uint64(64)
+	case HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS:
+		return uint64(16)
+	}
+	return uint64(256) // HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT
 }
 
 // ExtensionSupported is hsa_system_extension_supported and
 // hsa_agent_extension_supported: rocpu implements the AMD loader extension,
-// versions 1.00 to 1.03.
+// versions 1.00 to 1.03, and reports the images extension 1.0-1.1: its
+// agent attributes are answered, but the C library's image and sampler
+// functions return HSA_STATUS_ERROR_NOT_SUPPORTED.
 func (r *Runtime) ExtensionSupported(ext uint16, major, minor uint16) bool {
-	return ext == HSA_EXTENSION_AMD_LOADER && major == 1 && minor <= 3
+	switch ext {
+	case HSA_EXTENSION_AMD_LOADER:
+		return major == 1 && minor <= 3
+	case HSA_EXTENSION_IMAGES:
+		return major == 1 && minor <= 1
+	}
+	return false
 }
 
 // SystemInfo is hsa_system_info_t (hsa.h).
@@ -559,6 +613,7 @@ func (r *Runtime) SystemInfo(attr SystemInfo) (any, error) {
 	case HSA_SYSTEM_INFO_EXTENSIONS:
 		var ext [128]byte
 		ext[HSA_EXTENSION_AMD_LOADER/8] |= 1 << (HSA_EXTENSION_AMD_LOADER % 8)
+		ext[HSA_EXTENSION_IMAGES/8] |= 1 << (HSA_EXTENSION_IMAGES % 8)
 		return ext, nil
 	case HSA_AMD_SYSTEM_INFO_BUILD_VERSION:
 		return BuildVersion, nil

@@ -80,6 +80,26 @@ func TestDefaultAgents(t *testing.T) {
 	if v, _ := gpu.Info(HSA_AGENT_INFO_EXTENSIONS); v.([128]byte)[0x201/8] == 0 {
 		t.Error("GPU agent does not report the AMD loader extension")
 	}
+	if v, _ := gpu.Info(HSA_AGENT_INFO_EXTENSIONS); v.([128]byte)[0] != 1<<HSA_EXTENSION_IMAGES {
+		t.Error("GPU agent does not report the images extension")
+	}
+	for attr, want := range map[AgentInfo]any{
+		HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS:            uint64(16384),
+		HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS:            [2]uint64{16384, 16384},
+		HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS:            [3]uint64{2048, 2048, 2048},
+		HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS:           uint64(2048),
+		HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES:             uint64(128),
+		HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES:           uint64(64),
+		HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS:             uint64(16),
+		HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT: uint64(256),
+	} {
+		if v, err := gpu.Info(attr); err != nil || v != want {
+			t.Errorf("GPU image attribute %#x = %v %v, want %v", uint32(attr), v, err, want)
+		}
+	}
+	if _, err := r.CPUAgent().Info(HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS); err == nil {
+		t.Error("the CPU agent answers an image attribute")
+	}
 	cpuWant := map[AgentInfo]any{
 		HSA_AGENT_INFO_FEATURE:           uint32(0),
 		HSA_AGENT_INFO_PROFILE:           uint32(HSA_PROFILE_FULL),

@@ -158,8 +158,12 @@ func TestSystemInfo(t *testing.T) {
 	if e := ext.([128]byte); e[0x201/8] != 1<<(0x201%8) {
 		t.Errorf("extension bitmask byte %d = %#x, want the AMD loader bit", 0x201/8, e[0x201/8])
 	}
+	if e := ext.([128]byte); e[0] != 1<<HSA_EXTENSION_IMAGES {
+		t.Errorf("extension bitmask byte 0 = %#x, want the images bit", e[0])
+	}
 	if !r.ExtensionSupported(HSA_EXTENSION_AMD_LOADER, 1, 3) || r.ExtensionSupported(HSA_EXTENSION_AMD_LOADER, 1, 4) ||
-		r.ExtensionSupported(HSA_EXTENSION_IMAGES, 1, 0) {
+		!r.ExtensionSupported(HSA_EXTENSION_IMAGES, 1, 0) || r.ExtensionSupported(HSA_EXTENSION_IMAGES, 2, 0) ||
+		r.ExtensionSupported(HSA_EXTENSION_FINALIZER, 1, 0) {
 		t.Error("ExtensionSupported answers wrong")
 	}
 	_, err := r.SystemInfo(99)
