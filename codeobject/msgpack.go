@@ -2,15 +2,12 @@ package codeobject
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
-	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
 
 // NodeKind is the kind of a metadata document node.
@@ -223,162 +220,205 @@ func (n *Node) SortedMap() []MapEntry {
 const maxDepth = 64
 
 // DecodeMsgPack decodes one MessagePack value that fills all of b.
+//
+// The decoder is written for hostile input: it reads b in place, in one
+// pass (time linear in len(b)), never trusts an announced length or count
+// beyond what the remaining bytes can hold (every element takes at least
+// one byte), so no single allocation exceeds a small multiple of len(b),
+// and it bounds nesting at maxDepth.
 func DecodeMsgPack(b []byte) (*Node, error) {
-	r := bytes.NewReader(b)
-	d := msgpack.NewDecoder(r)
-	pos := func() int64 { return int64(len(b) - r.Len()) }
-	n, err := decodeNode(d, b, pos, 0)
+	d := mpDecoder{b: b}
+	n, err := d.node(0)
 	if err != nil {
 		return nil, err
 	}
-	if r.Len() != 0 {
-		return nil, formatErr(pos(), "%d bytes after the end of the MessagePack document", r.Len())
+	if d.p != len(b) {
+		return nil, formatErr(int64(d.p), "%d bytes after the end of the MessagePack document", len(b)-d.p)
 	}
 	return n, nil
 }
 
-// payloadFits checks, before the library reads a string or binary value,
-// that the length its header announces fits in the rest of the input: the
-// library allocates the announced length up front, so a forged header
-// would cost gigabytes.
-func payloadFits(b []byte, off int64, c byte) error {
-	var hdr, n uint64
-	rest := b[off:]
-	need := func(k int) error {
-		if len(rest) < k {
-			return formatErr(off, "truncated MessagePack header")
-		}
-		return nil
-	}
-	switch {
-	case msgpcode.IsFixedString(c):
-		hdr, n = 1, uint64(c&0x1f)
-	case c == msgpcode.Str8 || c == msgpcode.Bin8:
-		if err := need(2); err != nil {
-			return err
-		}
-		hdr, n = 2, uint64(rest[1])
-	case c == msgpcode.Str16 || c == msgpcode.Bin16:
-		if err := need(3); err != nil {
-			return err
-		}
-		hdr, n = 3, uint64(rest[1])<<8|uint64(rest[2])
-	case c == msgpcode.Str32 || c == msgpcode.Bin32:
-		if err := need(5); err != nil {
-			return err
-		}
-		hdr, n = 5, uint64(rest[1])<<24|uint64(rest[2])<<16|uint64(rest[3])<<8|uint64(rest[4])
-	default:
-		return nil
-	}
-	if hdr+n > uint64(len(rest)) {
-		return formatErr(off, "truncated MessagePack document: a string of %d bytes runs past the end of the %d bytes", n, len(b))
-	}
-	return nil
+// mpDecoder is a cursor over one MessagePack document.
+type mpDecoder struct {
+	b []byte
+	p int
 }
 
-func decodeNode(d *msgpack.Decoder, b []byte, pos func() int64, depth int) (*Node, error) {
-	off := pos()
-	if depth > maxDepth {
-		return nil, formatErr(off, "MessagePack nesting deeper than %d", maxDepth)
+// take returns the next k bytes, or a FormatError at off (the start of the
+// value being read) when the document ends first.
+func (d *mpDecoder) take(k uint64, off int) ([]byte, error) {
+	if k > uint64(len(d.b)-d.p) {
+		return nil, formatErr(int64(off), "truncated MessagePack document: a value of %d bytes runs past the end of the %d bytes", k, len(d.b))
 	}
-	wrap := func(err error) error {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return formatErr(pos(), "truncated MessagePack document")
-		}
-		return formatErr(off, "bad MessagePack value: %v", err)
-	}
-	c, err := d.PeekCode()
+	v := d.b[d.p : d.p+int(k)]
+	d.p += int(k)
+	return v, nil
+}
+
+// be reads a k-byte big-endian unsigned integer.
+func (d *mpDecoder) be(k uint64, off int) (uint64, error) {
+	v, err := d.take(k, off)
 	if err != nil {
-		return nil, wrap(err)
+		return 0, err
 	}
-	if err := payloadFits(b, off, c); err != nil {
-		return nil, err
+	var x uint64
+	for _, c := range v {
+		x = x<<8 | uint64(c)
 	}
-	n := &Node{Off: off}
+	return x, nil
+}
+
+func (d *mpDecoder) node(depth int) (*Node, error) {
+	off := d.p
+	if depth > maxDepth {
+		return nil, formatErr(int64(off), "MessagePack nesting deeper than %d", maxDepth)
+	}
+	if d.p >= len(d.b) {
+		return nil, formatErr(int64(off), "truncated MessagePack document")
+	}
+	c := d.b[d.p]
+	d.p++
+	n := &Node{Off: int64(off)}
+	var err error
+	// Lengths and counts: the header's width, then what follows.
+	var width uint64
 	switch {
-	case c == msgpcode.Nil:
+	case c <= 0x7f: // positive fixint
+		n.Kind, n.Uint = KindUint, uint64(c)
+		return n, nil
+	case c >= 0xe0: // negative fixint
+		n.Kind, n.Int = KindInt, int64(int8(c))
+		return n, nil
+	case c == 0xc0:
 		n.Kind = KindNil
-		err = d.DecodeNil()
-	case c == msgpcode.True || c == msgpcode.False:
-		n.Kind = KindBool
-		n.Bool, err = d.DecodeBool()
-	case c == msgpcode.Float:
-		n.Kind, n.Float32 = KindFloat, true
-		var f float32
-		f, err = d.DecodeFloat32()
-		n.Float = float64(f)
-	case c == msgpcode.Double:
-		n.Kind = KindFloat
-		n.Float, err = d.DecodeFloat64()
-	case msgpcode.IsFixedNum(c) && int8(c) >= 0, c == msgpcode.Uint8, c == msgpcode.Uint16, c == msgpcode.Uint32, c == msgpcode.Uint64:
+		return n, nil
+	case c == 0xc2 || c == 0xc3:
+		n.Kind, n.Bool = KindBool, c == 0xc3
+		return n, nil
+	case c == 0xca:
+		var x uint64
+		if x, err = d.be(4, off); err != nil {
+			return nil, err
+		}
+		n.Kind, n.Float32, n.Float = KindFloat, true, float64(math.Float32frombits(uint32(x)))
+		return n, nil
+	case c == 0xcb:
+		var x uint64
+		if x, err = d.be(8, off); err != nil {
+			return nil, err
+		}
+		n.Kind, n.Float = KindFloat, math.Float64frombits(x)
+		return n, nil
+	case c >= 0xcc && c <= 0xcf: // uint 8/16/32/64
 		n.Kind = KindUint
-		n.Uint, err = d.DecodeUint64()
-	case msgpcode.IsFixedNum(c), c == msgpcode.Int8, c == msgpcode.Int16, c == msgpcode.Int32, c == msgpcode.Int64:
-		n.Kind = KindInt
-		n.Int, err = d.DecodeInt64()
-		if err == nil && n.Int >= 0 {
+		if n.Uint, err = d.be(1<<(c-0xcc), off); err != nil {
+			return nil, err
+		}
+		return n, nil
+	case c >= 0xd0 && c <= 0xd3: // int 8/16/32/64
+		k := uint64(1) << (c - 0xd0)
+		var x uint64
+		if x, err = d.be(k, off); err != nil {
+			return nil, err
+		}
+		v := int64(x<<(64-8*k)) >> (64 - 8*k) // sign-extend
+		if v >= 0 {
 			// A signed encoding of a non-negative value reads back as
 			// unsigned in LLVM.
-			n.Kind, n.Uint = KindUint, uint64(n.Int)
+			n.Kind, n.Uint = KindUint, uint64(v)
+		} else {
+			n.Kind, n.Int = KindInt, v
 		}
-	case msgpcode.IsString(c):
+		return n, nil
+	case c >= 0xa0 && c <= 0xbf, c == 0xd9, c == 0xda, c == 0xdb: // str
 		n.Kind = KindString
-		n.Str, err = d.DecodeString()
-	case msgpcode.IsBin(c):
+		var l uint64
+		switch c {
+		case 0xd9:
+			width = 1
+		case 0xda:
+			width = 2
+		case 0xdb:
+			width = 4
+		default:
+			l = uint64(c & 0x1f)
+		}
+		if width > 0 {
+			if l, err = d.be(width, off); err != nil {
+				return nil, err
+			}
+		}
+		var v []byte
+		if v, err = d.take(l, off); err != nil {
+			return nil, err
+		}
+		n.Str = string(v)
+		return n, nil
+	case c >= 0xc4 && c <= 0xc6: // bin 8/16/32
 		n.Kind = KindBinary
-		var raw []byte
-		if raw, err = d.DecodeBytes(); err == nil {
-			n.Str = string(raw)
+		var l uint64
+		if l, err = d.be(1<<(c-0xc4), off); err != nil {
+			return nil, err
 		}
-	case msgpcode.IsFixedArray(c) || c == msgpcode.Array16 || c == msgpcode.Array32:
+		var v []byte
+		if v, err = d.take(l, off); err != nil {
+			return nil, err
+		}
+		n.Str = string(v)
+		return n, nil
+	case c >= 0x90 && c <= 0x9f, c == 0xdc, c == 0xdd: // array
 		n.Kind = KindArray
-		var l int
-		if l, err = d.DecodeArrayLen(); err != nil {
-			return nil, wrap(err)
+		l := uint64(c & 0x0f)
+		if c == 0xdc || c == 0xdd {
+			if l, err = d.be(uint64(2+2*(c-0xdc)), off); err != nil {
+				return nil, err
+			}
 		}
-		for i := 0; i < l; i++ {
-			e, err := decodeNode(d, b, pos, depth+1)
+		// Each element takes at least one byte.
+		if l > uint64(len(d.b)-d.p) {
+			return nil, formatErr(int64(off), "truncated MessagePack document: an array of %d elements cannot fit in the %d bytes left", l, len(d.b)-d.p)
+		}
+		n.Array = make([]*Node, 0, l)
+		for i := uint64(0); i < l; i++ {
+			e, err := d.node(depth + 1)
 			if err != nil {
 				return nil, err
 			}
 			n.Array = append(n.Array, e)
 		}
-		if n.Array == nil {
-			n.Array = []*Node{}
-		}
-	case msgpcode.IsFixedMap(c) || c == msgpcode.Map16 || c == msgpcode.Map32:
+		return n, nil
+	case c >= 0x80 && c <= 0x8f, c == 0xde, c == 0xdf: // map
 		n.Kind = KindMap
-		var l int
-		if l, err = d.DecodeMapLen(); err != nil {
-			return nil, wrap(err)
+		l := uint64(c & 0x0f)
+		if c == 0xde || c == 0xdf {
+			if l, err = d.be(uint64(2+2*(c-0xde)), off); err != nil {
+				return nil, err
+			}
 		}
-		for i := 0; i < l; i++ {
-			k, err := decodeNode(d, b, pos, depth+1)
+		// Each entry takes at least two bytes.
+		if l > uint64(len(d.b)-d.p)/2 {
+			return nil, formatErr(int64(off), "truncated MessagePack document: a map of %d entries cannot fit in the %d bytes left", l, len(d.b)-d.p)
+		}
+		n.Map = make([]MapEntry, 0, l)
+		for i := uint64(0); i < l; i++ {
+			k, err := d.node(depth + 1)
 			if err != nil {
 				return nil, err
 			}
 			if k.Kind == KindArray || k.Kind == KindMap {
 				return nil, formatErr(k.Off, "MessagePack map key is a %v", k.Kind)
 			}
-			v, err := decodeNode(d, b, pos, depth+1)
+			v, err := d.node(depth + 1)
 			if err != nil {
 				return nil, err
 			}
 			n.Map = append(n.Map, MapEntry{k, v})
 		}
-		if n.Map == nil {
-			n.Map = []MapEntry{}
-		}
-	case msgpcode.IsExt(c):
-		return nil, formatErr(off, "MessagePack extension type %#x in metadata: %v", c, ErrNotSupported)
-	default:
-		return nil, formatErr(off, "invalid MessagePack type byte %#x", c)
+		return n, nil
+	case c >= 0xd4 && c <= 0xd8, c >= 0xc7 && c <= 0xc9: // fixext, ext
+		return nil, formatErr(int64(off), "MessagePack extension type %#x in metadata: %v", c, ErrNotSupported)
 	}
-	if err != nil {
-		return nil, wrap(err)
-	}
-	return n, nil
+	return nil, formatErr(int64(off), "invalid MessagePack type byte %#x", c)
 }
 
 // EncodeMsgPack encodes n as LLVM's msgpack::Writer does: smallest integer
