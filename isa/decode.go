@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // encOps is the number of opcode field values per encoding.
@@ -28,6 +29,9 @@ var (
 )
 
 func tableFor(p Proc) *procTable {
+	if t := tableReady[p].Load(); t != nil {
+		return t
+	}
 	tablesOnce[p].Do(func() {
 		specsOnce.Do(compileSpecs)
 		t := &tables[p]
@@ -40,9 +44,13 @@ func tableFor(p Proc) *procTable {
 				t.idx[d.Enc][d.Code] = uint16(i + 1)
 			}
 		}
+		tableReady[p].Store(t)
 	})
 	return &tables[p]
 }
+
+// tableReady publishes each built table, so the hot path is one atomic load.
+var tableReady [numProcs]atomic.Pointer[procTable]
 
 var specsOnce sync.Once
 
@@ -120,16 +128,6 @@ func decodeInto(in *Inst, t Target, code []byte) error {
 	in.Words[0] = w0
 	in.Len = 4
 	tab := tableFor(t.Proc)
-	var w1 uint32
-	need64 := func() bool {
-		if len(code) < 8 {
-			return false
-		}
-		w1 = binary.LittleEndian.Uint32(code[4:])
-		in.Words[1] = w1
-		in.Len = 8
-		return true
-	}
 	switch {
 	case w0>>31 == 0:
 		switch w0 >> 25 {
@@ -153,9 +151,12 @@ func decodeInto(in *Inst, t Target, code []byte) error {
 		}
 		return decodeSOP(in, tab, code, EncSOP2, (w0>>23)&0x7f, w0)
 	}
-	if !need64() {
+	if len(code) < 8 {
 		return errShort
 	}
+	w1 := binary.LittleEndian.Uint32(code[4:])
+	in.Words[1] = w1
+	in.Len = 8
 	switch w0 >> 26 {
 	case 0x30:
 		return decodeSMEM(in, tab, w0, w1)
@@ -233,6 +234,9 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 			continue
 		}
 		*op = Operand{Field: s.Field, Type: s.Type, Count: s.Count}
+		if s.Field >= FieldUnknown {
+			return errBadOp
+		}
 		switch s.Field {
 		case FieldLiteral:
 			// The mandatory literal (v_madmk/madak K, s_setreg_imm32) is
