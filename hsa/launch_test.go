@@ -144,3 +144,45 @@ func TestLaunchDuringShutdown(t *testing.T) {
 		t.Fatal("Launch hung across shutdown")
 	}
 }
+
+// TestRuntimeStats: the runtime-wide counters sum every dispatch of every
+// queue, outlive the queue, and count wall time spent in the device.
+func TestRuntimeStats(t *testing.T) {
+	r, devs := newRT(t)
+	gpu := r.GPUAgents()[0]
+	e, _, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym, _ := e.Symbol("add.kd", gpu)
+	devs[0].setFn(func(ctx context.Context, d *emu.Dispatch) error {
+		time.Sleep(2 * time.Millisecond)
+		d.Stats.Workgroups, d.Stats.Waves, d.Stats.BytesStored = 1, 2, 256
+		d.Stats.Instructions[0] = 10
+		return nil
+	})
+	out, _ := gpu.Pools()[0].Allocate(4096, 0)
+	ctx := context.Background()
+	for qi := 0; qi < 2; qi++ {
+		q, _ := newQueue(t, r, 64)
+		for i := 0; i < 3; i++ {
+			if err := q.Launch(ctx, sym.Kernel(), [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := q.Destroy(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := r.Stats()
+	if s.Kernels != 6 || s.Counters.Workgroups != 6 || s.Counters.Waves != 12 || s.Counters.BytesStored != 6*256 || s.Counters.Total() != 60 {
+		t.Errorf("stats %+v, want 6 kernels of 1 workgroup, 2 waves, 10 instructions, 256 bytes stored", s)
+	}
+	if s.Busy < 12*time.Millisecond || s.Busy > 10*time.Second {
+		t.Errorf("busy %v, want at least 6 × 2ms", s.Busy)
+	}
+	r.Close()
+	if r.Stats().Kernels != 6 {
+		t.Error("stats lost at Close")
+	}
+}

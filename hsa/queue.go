@@ -634,7 +634,9 @@ func (q *Queue) dispatch(kp *abi.KernelDispatchPacket, addr, index uint64) error
 		KernargAddr: kp.KernargAddress, GridSize: grid, WorkgroupSize: wg,
 		GroupSegmentSize: group, PrivateSegmentSize: max(kp.PrivateSegmentSize, k.PrivateSize), DispatchID: index,
 	}
+	start := time.Now()
 	err := q.agent.dev.Dispatch(q.ctx, d)
+	q.rt.countDispatch(time.Since(start), &d.Stats)
 	q.statsMu.Lock()
 	q.stats.Workgroups += d.Stats.Workgroups
 	q.stats.Waves += d.Stats.Waves

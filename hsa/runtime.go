@@ -177,6 +177,9 @@ type Runtime struct {
 	kernMu  sync.RWMutex
 	kernels map[uint64]*Kernel
 
+	statsMu sync.Mutex
+	stats   Stats
+
 	ctx    context.Context
 	cancel context.CancelFunc
 	bgMu   sync.RWMutex   // orders goBackground against shutdown's Wait
@@ -388,3 +391,33 @@ func defaultDevice(c DeviceConfig) (Device, error) {
 }
 
 func numCPU() int { return runtime.NumCPU() }
+
+// Stats are runtime-wide counters over every kernel dispatch of every
+// queue, destroyed ones included (rocpu exec --stats).
+type Stats struct {
+	Kernels  uint64        // kernel dispatch packets run (faulting ones included)
+	Busy     time.Duration // wall time spent executing them, summed over dispatches
+	Counters emu.Counters  // the device counters, summed
+}
+
+// Stats returns the runtime-wide counters; it may be called after Close.
+func (r *Runtime) Stats() Stats {
+	r.statsMu.Lock()
+	defer r.statsMu.Unlock()
+	return r.stats
+}
+
+func (r *Runtime) countDispatch(busy time.Duration, c *emu.Counters) {
+	r.statsMu.Lock()
+	defer r.statsMu.Unlock()
+	s := &r.stats
+	s.Kernels++
+	s.Busy += busy
+	s.Counters.Workgroups += c.Workgroups
+	s.Counters.Waves += c.Waves
+	for i := range c.Instructions {
+		s.Counters.Instructions[i] += c.Instructions[i]
+	}
+	s.Counters.BytesLoaded += c.BytesLoaded
+	s.Counters.BytesStored += c.BytesStored
+}
