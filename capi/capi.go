@@ -67,9 +67,11 @@ func rocpu_init() status {
 	if err != nil {
 		return fail("hsa_init", err)
 	}
-	if _, err := hsa.Open(cfg); err != nil {
+	r, err := hsa.Open(cfg)
+	if err != nil {
 		return fail("hsa_init", err)
 	}
+	trackRuntime(r)
 	return ok
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/rocpu/rocpu/emu"
 	"github.com/rocpu/rocpu/hsa"
@@ -47,6 +48,38 @@ func Totals() emu.Counters {
 	return t
 }
 
+// runtimes remembers every runtime hsa_init opened (normally one; another
+// after hsa_shut_down and hsa_init again), for their kernel counts and
+// busy time.
+var runtimes struct {
+	sync.Mutex
+	list []*hsa.Runtime
+}
+
+func trackRuntime(r *hsa.Runtime) {
+	runtimes.Lock()
+	defer runtimes.Unlock()
+	for _, x := range runtimes.list {
+		if x == r {
+			return
+		}
+	}
+	runtimes.list = append(runtimes.list, r)
+}
+
+// RuntimeTotals sums hsa.Runtime.Stats over every runtime hsa_init opened.
+func RuntimeTotals() hsa.Stats {
+	runtimes.Lock()
+	defer runtimes.Unlock()
+	var t hsa.Stats
+	for _, r := range runtimes.list {
+		s := r.Stats()
+		t.Kernels += s.Kernels
+		t.Busy += s.Busy
+	}
+	return t
+}
+
 // rocpu_stats_report prints the summary; the library's C destructor calls
 // it at exit when ROCPU_STATS is set, after HIP's own destructors ran.
 //
@@ -56,6 +89,7 @@ func rocpu_stats_report() {
 	queueStats.Lock()
 	n := len(queueStats.queues)
 	queueStats.Unlock()
-	fmt.Fprintf(os.Stderr, "rocpu: %d queues, %d workgroups, %d waves, %d instructions executed, %d bytes loaded, %d bytes stored\n",
-		n, t.Workgroups, t.Waves, t.Total(), t.BytesLoaded, t.BytesStored)
+	rt := RuntimeTotals()
+	fmt.Fprintf(os.Stderr, "rocpu: %d kernels dispatched, %d queues, %d workgroups, %d waves, %d instructions executed, %d bytes loaded, %d bytes stored, %v emulated time\n",
+		rt.Kernels, n, t.Workgroups, t.Waves, t.Total(), t.BytesLoaded, t.BytesStored, rt.Busy.Round(time.Microsecond))
 }

@@ -129,8 +129,12 @@ static void test_system(void) {
   bool ok = false;
   OK(hsa_system_extension_supported(HSA_EXTENSION_AMD_LOADER, 1, 0, &ok));
   CHECK(ok, "AMD loader 1.0 not supported");
+  // Images are reported (HIP's hipMallocPitch needs their row-pitch
+  // alignment); creating one is not supported.
   OK(hsa_system_extension_supported(HSA_EXTENSION_IMAGES, 1, 0, &ok));
-  CHECK(!ok, "images reported supported");
+  CHECK(ok, "images not reported supported");
+  OK(hsa_system_extension_supported(HSA_EXTENSION_FINALIZER, 1, 0, &ok));
+  CHECK(!ok, "finalizer reported supported");
   uint16_t lminor = 0;
   OK(hsa_system_major_extension_supported(HSA_EXTENSION_AMD_LOADER, 1, &lminor, &ok));
   CHECK(ok && lminor == 3, "loader major 1: supported %d minor %u, want 1.03", ok, lminor);
@@ -395,7 +399,19 @@ static void test_memory(hsa_agent_t cpu, hsa_agent_t gpu) {
   char *host = aligned_alloc(4096, 8192);
   void *agent_ptr = NULL;
   OK(hsa_amd_memory_lock(host, 8192, &gpu, 1, &agent_ptr));
-  CHECK(agent_ptr == host, "locked pointer %p for host %p", agent_ptr, (void *)host);
+  // As on a discrete GPU the agent address differs from the host's (HIP
+  // aborts in hipHostUnregister when they are equal).
+  CHECK(agent_ptr != NULL && agent_ptr != host, "locked pointer %p for host %p", agent_ptr, (void *)host);
+  hsa_amd_pointer_info_t pinfo = {.size = sizeof(pinfo)};
+  OK(hsa_amd_pointer_info(agent_ptr, &pinfo, NULL, NULL, NULL));
+  CHECK(pinfo.type == HSA_EXT_POINTER_TYPE_LOCKED && pinfo.agentBaseAddress == agent_ptr && pinfo.hostBaseAddress == host,
+        "locked pointer info type %d agent %p host %p", pinfo.type, pinfo.agentBaseAddress, pinfo.hostBaseAddress);
+  // A second, overlapping lock (HIP's 2D copies lock a stack buffer on a
+  // page already locked) gets its own agent range.
+  void *agent_ptr2 = NULL;
+  OK(hsa_amd_memory_lock(host + 100, 16, &gpu, 1, &agent_ptr2));
+  CHECK(agent_ptr2 != NULL && agent_ptr2 != agent_ptr && agent_ptr2 != host + 100, "overlapping lock %p", agent_ptr2);
+  OK(hsa_amd_memory_unlock(host + 100));
   OK(hsa_amd_memory_unlock(host));
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_amd_memory_unlock(host));
   free(host);
