@@ -29,11 +29,11 @@
 // goldens, and a differential test against llvm-objdump-15): SOP2, SOPK,
 // SOP1, SOPC, SOPP, SMEM, VOP1, VOP2, VOPC (including their SDWA and DPP
 // forms), VOP3A/VOP3B, VOP3P (packed math, mad_mix/fma_mix, dot), DS,
-// FLAT/GLOBAL/SCRATCH, MUBUF, and the gfx908+ MFMA instructions (cbsz,
+// FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, and the gfx908+ MFMA instructions (cbsz,
 // abid, blgp, acc_cd and AGPR source selects). Not yet exact: v_accvgpr_*
 // and gfx940's v_smfmac_* operand files, the attribute operand of
-// VOP3-encoded v_interp_*; not decoded: the MTBUF, MIMG, VINTRP and EXP
-// families, which return an error wrapping ErrNotSupported. LLVM 15
+// VOP3-encoded v_interp_*; not decoded: the MIMG, VINTRP and EXP families,
+// which return an error wrapping ErrNotSupported. LLVM 15
 // cannot disassemble gfx941/gfx942; they use gfx940's tables.
 package isa
 

@@ -478,6 +478,9 @@ func decodeMUBUF(in *Inst, tab *procTable, w0, w1 uint32) error {
 		for i := range in.Ops[:in.NumOps] {
 			if o := &in.Ops[i]; o.Kind == KindOff {
 				*o = Operand{Kind: KindVGPR, Field: FieldSrc0, Count: uint8(n), Reg: uint16(w1 & 0xff)}
+				if int(o.Reg)+n > 256 {
+					return errBadOp
+				}
 			}
 		}
 	}
@@ -705,6 +708,98 @@ func decodeMAI(in *Inst, d *opDesc, w0, w1 uint32) error {
 			o.Kind = KindAGPR
 		} else {
 			o.Kind = KindVGPR
+		}
+	}
+	return nil
+}
+
+// MTBUF modifier probe order (generator).
+const (
+	mtbufGLC = 1 << iota
+	mtbufSLC
+	mtbufTFE
+	mtbufOffEn
+	mtbufIdxEn
+	mtbufOffset
+	mtbufVAddr
+	mtbufSCC
+)
+
+func decodeMTBUF(in *Inst, tab *procTable, w0, w1 uint32) error {
+	d, err := lookup(in, tab, EncMTBUF, (w0>>15)&0xf)
+	if err != nil {
+		return err
+	}
+	var set uint32
+	if w1&(1<<21) != 0 {
+		set |= mtbufSCC
+	}
+	for i, b := range [...]struct{ w, bit uint32 }{{0, 14}, {1, 22}, {1, 23}, {0, 12}, {0, 13}} {
+		word := w0
+		if b.w == 1 {
+			word = w1
+		}
+		if word&(1<<b.bit) != 0 {
+			set |= 1 << i
+		}
+	}
+	if w0&0xfff != 0 {
+		set |= mtbufOffset
+	}
+	if err := checkMods(d, set); err != nil {
+		return err
+	}
+	format := (w0 >> 19) & 0x7f
+	if mtbufFormats[format] == "<invalid>" {
+		return errBadOp
+	}
+	set &= d.ModPrint
+	m := &in.Mod
+	for _, x := range [...]struct{ probe, flag uint32 }{{mtbufGLC, FlagGLC}, {mtbufSLC, FlagSLC}, {mtbufSCC, FlagSCC}, {mtbufOffEn, FlagOffEn}, {mtbufIdxEn, FlagIdxEn}} {
+		if set&x.probe != 0 {
+			m.Flags |= x.flag
+		}
+	}
+	acc := false
+	if set&mtbufTFE != 0 {
+		if in.Target.Proc >= ProcGFX90A && in.Target.Proc != ProcGFX90C {
+			acc = true
+			m.Flags |= FlagAcc
+		} else {
+			m.Flags |= FlagTFE
+		}
+	}
+	if set&mtbufOffset != 0 {
+		m.Offset = int32(w0 & 0xfff)
+	}
+	m.Format = uint8(format)
+	var f fields
+	f[FieldDst] = (w1 >> 8) & 0xff
+	f[FieldBase] = ((w1 >> 16) & 0x1f) * 4
+	f[FieldSOff] = w1 >> 24
+	if m.Flags&(FlagOffEn|FlagIdxEn) == 0 && w1&0xff != 0 && d.ModInvalid&mtbufVAddr != 0 {
+		return errBadOp
+	}
+	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil, false, false); err != nil {
+		return err
+	}
+	n := 0
+	if m.Flags&FlagOffEn != 0 {
+		n++
+	}
+	if m.Flags&FlagIdxEn != 0 {
+		n++
+	}
+	for i := range in.Ops[:in.NumOps] {
+		o := &in.Ops[i]
+		if o.Kind == KindOff && n > 0 {
+			*o = Operand{Kind: KindVGPR, Field: FieldSrc0, Count: uint8(n), Reg: uint16(w1 & 0xff)}
+			if int(o.Reg)+n > 256 {
+				return errBadOp
+			}
+		}
+		if acc && o.Kind == KindVGPR && o.Field == FieldDst {
+			o.Kind = KindAGPR
 		}
 	}
 	return nil

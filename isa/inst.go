@@ -87,6 +87,7 @@ type Modifiers struct {
 	Omod    uint8 // 0 none, 1 mul:2, 2 mul:4, 3 div:2
 	Offset  int32 // memory offset (DS offset or offset0, FLAT/MUBUF/SMEM offset)
 	Offset1 uint8 // DS offset1
+	Format  uint8 // MTBUF dfmt | nfmt<<4
 	// SDWA
 	DstSel, DstUnused, Src0Sel, Src1Sel uint8
 	// DPP

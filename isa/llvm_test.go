@@ -189,6 +189,8 @@ func randomWord(r *rand.Rand, enc Encoding, code uint32) []uint32 {
 		return []uint32{0xdc000000 | code<<18 | seg<<14 | w0&0x2033fff, w1}
 	case EncMUBUF:
 		return []uint32{0xe0000000 | code<<18 | w0&0x3ffff, w1}
+	case EncMTBUF:
+		return []uint32{0xe8000000 | code<<15 | w0&0x3ff87fff, w1}
 	case encVOP1SDWA, encVOP1DPP, encVOP2SDWA, encVOP2DPP, encVOPCSDWA, encVOPCDPP:
 		base := map[Encoding]Encoding{encVOP1SDWA: EncVOP1, encVOP1DPP: EncVOP1, encVOP2SDWA: EncVOP2,
 			encVOP2DPP: EncVOP2, encVOPCSDWA: EncVOPC, encVOPCDPP: EncVOPC}[enc]
@@ -341,6 +343,8 @@ func decodeEnc(w0 uint32) (Encoding, error) {
 		return [4]Encoding{EncFLAT, EncSCRATCH, EncGLOBAL, EncInvalid}[(w0>>14)&3], nil
 	case 0x38:
 		return EncMUBUF, nil
+	case 0x3a:
+		return EncMTBUF, nil
 	}
 	return EncInvalid, fmt.Errorf("unknown")
 }

@@ -662,7 +662,11 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 		if m.Flags&FlagNV != 0 {
 			b = append(b, " nv"...)
 		}
-	case EncMUBUF:
+	case EncMUBUF, EncMTBUF:
+		if in.Enc == EncMTBUF && mtbufFormats[m.Format] != "" {
+			b = append(b, ' ')
+			b = append(b, mtbufFormats[m.Format]...)
+		}
 		if m.Flags&FlagIdxEn != 0 {
 			b = append(b, " idxen"...)
 		}

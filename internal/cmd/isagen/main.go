@@ -260,6 +260,15 @@ func families() []family {
 			{"OFFSET", func(w []uint32) { w[0] |= 0x10 }}, {"VADDR", func(w []uint32) { w[1] |= mSrc0 }}},
 		alts: []alt{{"lds", func(w []uint32) { w[0] |= 1 << 16 }}},
 	})
+	// MTBUF: 111010 nfmt[25:23] dfmt[22:19] op[18:15] glc[14] idxen[13] offen[12] offset[11:0];
+	// soffset[31:24] tfe[23] slc[22] srsrc[20:16] vdata[15:8] vaddr[7:0]. Probed with dfmt=1,
+	// nfmt=0 (the format LLVM does not print).
+	fs = append(fs, family{enc: "MTBUF", nops: 16,
+		zero:   func(op int) []uint32 { return []uint32{0xe8000000 | uint32(op)<<15 | 1<<19, 0} },
+		fields: []fprobe{fld("Dst", 1, 8, mDst), fld("Base", 1, 16, mBase/4), fld("SOff", 1, 24, mSOff)},
+		mods: []mod{named("GLC", 0, 14), named("SLC", 1, 22), named("TFE", 1, 23), named("OFFEN", 0, 12), named("IDXEN", 0, 13),
+			{"OFFSET", func(w []uint32) { w[0] |= 0x10 }}, {"VADDR", func(w []uint32) { w[1] |= mSrc0 }}, named("SCC", 1, 21)},
+	})
 	// SDWA (src0 = 0xF9) and DPP (src0 = 0xFA) forms of VOP1/VOP2/VOPC.
 	// SDWA dword: src0[7:0] dst_sel[10:8] dst_unused[12:11] clamp[13]
 	// omod[15:14] src0_sel[18:16] sext0[19] neg0[20] abs0[21] s0[23]
@@ -495,6 +504,29 @@ func main() {
 		}
 	}
 	g.hwregs = hw
+	// MTBUF format:[...] text for every dfmt/nfmt (tbuffer_load_format_x).
+	{
+		var ps []*probe
+		for fm := uint32(0); fm < 128; fm++ {
+			ps = append(ps, &probe{words: []uint32{0xe8000000 | fm<<19, 0x00000800}})
+		}
+		if err := run("gfx900", ps); err != nil {
+			log.Fatal(err)
+		}
+		for _, p := range ps {
+			t := ""
+			if i := strings.Index(p.text, "format:"); i >= 0 {
+				t = p.text[i:]
+				if j := strings.Index(t, " "); j >= 0 {
+					t = t[:j]
+				}
+			}
+			if p.text == "" {
+				t = "<invalid>"
+			}
+			g.formats = append(g.formats, t)
+		}
+	}
 	src := g.emit(fams)
 	fmtd, err := format.Source(src)
 	if err != nil {
@@ -627,10 +659,11 @@ type entry struct {
 }
 
 type gen struct {
-	hwregs map[string]uint32
-	byKey  map[string]*merged
-	order  []string
-	names  map[string]bool
+	hwregs  map[string]uint32
+	formats []string
+	byKey   map[string]*merged
+	order   []string
+	names   map[string]bool
 }
 
 type merged struct {
@@ -943,6 +976,11 @@ func (g *gen) emit(fams []family) []byte {
 	for _, k := range hk {
 		id, name, _ := strings.Cut(k, "\t")
 		fmt.Fprintf(&b, "\t{%s, %#x, %q},\n", id, g.hwregs[k], name)
+	}
+	fmt.Fprintf(&b, "}\n\n")
+	fmt.Fprintf(&b, "// mtbufFormats is the format:[...] text llvm-objdump prints for dfmt|nfmt<<4\n// (\"\" for the default format, \"<invalid>\" where LLVM rejects the word).\nvar mtbufFormats = [128]string{\n")
+	for _, f := range g.formats {
+		fmt.Fprintf(&b, "\t%q,\n", f)
 	}
 	fmt.Fprintf(&b, "}\n\n")
 	fmt.Fprintf(&b, "var gfx9Templates = [...][]operandSpec{\n")
