@@ -112,13 +112,23 @@ func TestCorpus(t *testing.T) {
 }
 
 func runCorpusKernel(r *hsa.Runtime, exe *hsa.Executable, a *hsa.Agent, q *hsa.Queue, o *corpus.Object, k *corpus.Kernel) error {
-	sym, err := exe.Symbol(k.Symbol, a)
-	if err != nil {
-		return err
-	}
 	inputs, err := corpus.Inputs(k)
 	if err != nil {
 		return err
+	}
+	outputs, err := launchCorpusKernel(r, exe, a, q, k, inputs)
+	if err != nil {
+		return err
+	}
+	return corpus.Verify(k, inputs, outputs, o.WavefrontSize)
+}
+
+// launchCorpusKernel launches k with k.Launch's NDRange on fresh buffers
+// holding inputs and returns every buffer's final contents by name.
+func launchCorpusKernel(r *hsa.Runtime, exe *hsa.Executable, a *hsa.Agent, q *hsa.Queue, k *corpus.Kernel, inputs map[string][]byte) (map[string][]byte, error) {
+	sym, err := exe.Symbol(k.Symbol, a)
+	if err != nil {
+		return nil, err
 	}
 	pool := a.Pools()[0]
 	var args []any
@@ -133,12 +143,12 @@ func runCorpusKernel(r *hsa.Runtime, exe *hsa.Executable, a *hsa.Agent, q *hsa.Q
 			}
 			addr, err := pool.Allocate(size, 0)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			defer r.Free(addr)
 			dst, err := r.Space().Slice(addr, uint64(len(b)))
 			if err != nil {
-				return err
+				return nil, err
 			}
 			copy(dst, b)
 			bufs[arg.Name] = addr
@@ -148,7 +158,7 @@ func runCorpusKernel(r *hsa.Runtime, exe *hsa.Executable, a *hsa.Agent, q *hsa.Q
 		case "local":
 			args = append(args, codeobject.LocalMem(arg.Size))
 		default:
-			return fmt.Errorf("argument %s: kind %q", arg.Name, arg.Kind)
+			return nil, fmt.Errorf("argument %s: kind %q", arg.Name, arg.Kind)
 		}
 	}
 	var grid, group [3]uint32
@@ -161,9 +171,9 @@ func runCorpusKernel(r *hsa.Runtime, exe *hsa.Executable, a *hsa.Agent, q *hsa.Q
 	if err := q.LaunchWith(ctx, sym.Kernel(), hsa.LaunchOptions{Grid: grid, Workgroup: group, Offset: off}, args...); err != nil {
 		var f *emu.Fault
 		if errors.As(err, &f) {
-			return fmt.Errorf("fault: %w", f)
+			return nil, fmt.Errorf("fault: %w", f)
 		}
-		return err
+		return nil, err
 	}
 	outputs := map[string][]byte{}
 	for _, arg := range k.Args {
@@ -172,11 +182,11 @@ func runCorpusKernel(r *hsa.Runtime, exe *hsa.Executable, a *hsa.Agent, q *hsa.Q
 		}
 		b, err := r.Space().Slice(bufs[arg.Name], uint64(len(inputs[arg.Name])))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		outputs[arg.Name] = append([]byte(nil), b...)
 	}
-	return corpus.Verify(k, inputs, outputs, o.WavefrontSize)
+	return outputs, nil
 }
 
 // knownCorpusDifference explains results where the corpus's expectation is
