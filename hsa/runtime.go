@@ -10,7 +10,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/rocpu/rocpu/emu"
 	"github.com/rocpu/rocpu/internal/vmem"
@@ -363,16 +365,31 @@ func (m emuMemory) Lookup(addr uint64) (emu.Region, bool) {
 	return emu.Region{Base: reg.Base, Data: reg.Bytes(reg.Base, reg.Size), ReadOnly: !reg.Kind.DeviceWritable()}, true
 }
 
-// epoch is the origin of the system timestamp.
-var epoch = time.Now()
+// epoch is when epochMono was read; Timestamp counts from there with Go's
+// monotonic clock.
+var epoch, epochMono = time.Now(), clockMonotonic()
+
+// clockMonotonic reads CLOCK_MONOTONIC in nanoseconds. The system
+// timestamp is in that clock's domain, as ROCr's is: HIP's
+// hipEventElapsedTime may subtract a host timestamp (its
+// amd::Os::timeNanos, CLOCK_MONOTONIC) from a packet's profiling
+// timestamp, and got a negative time when rocpu counted from its own start.
+func clockMonotonic() uint64 {
+	var ts syscall.Timespec
+	const clockMonotonic = 1 // CLOCK_MONOTONIC
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockMonotonic, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		return 0
+	}
+	return uint64(ts.Nano())
+}
 
 // TimestampFrequency is HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY: 1 GHz, so a
 // tick is a nanosecond.
 const TimestampFrequency = 1_000_000_000
 
-// Timestamp returns HSA_SYSTEM_INFO_TIMESTAMP: nanoseconds of a monotonic
-// clock, never 0.
-func Timestamp() uint64 { return uint64(time.Since(epoch).Nanoseconds()) + 1 }
+// Timestamp returns HSA_SYSTEM_INFO_TIMESTAMP: nanoseconds of
+// CLOCK_MONOTONIC (see clockMonotonic), never 0.
+func Timestamp() uint64 { return epochMono + uint64(time.Since(epoch).Nanoseconds()) + 1 }
 
 // defaultDevice builds an emu.Device for a GPU agent.
 func defaultDevice(c DeviceConfig) (Device, error) {

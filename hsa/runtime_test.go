@@ -169,3 +169,14 @@ func TestSystemInfo(t *testing.T) {
 	_, err := r.SystemInfo(99)
 	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_ARGUMENT)
 }
+
+// TestTimestampDomain: the system timestamp is CLOCK_MONOTONIC in
+// nanoseconds, the clock HIP's host-side event times use.
+func TestTimestampDomain(t *testing.T) {
+	before := clockMonotonic()
+	ts := Timestamp()
+	after := clockMonotonic()
+	if before == 0 || ts+1000 < before || ts > after+1_000_000 {
+		t.Fatalf("Timestamp %d outside CLOCK_MONOTONIC [%d, %d]", ts, before, after)
+	}
+}
