@@ -49,6 +49,14 @@ func init() {
 		}
 		return buildOp(&in)
 	}
+	instLen = func(target any, b []byte) int {
+		t, _ := target.(isa.Target)
+		var in isa.Inst
+		if err := isa.DecodeInto(&in, t, b); err != nil {
+			return 0
+		}
+		return int(in.Len)
+	}
 	lookupTarget = func(name string) (any, error) { return isa.LookupTarget(name) }
 	decoderInstalled = true
 	disasm = func(target any, b []byte) string {

@@ -132,6 +132,12 @@ func (t *codeTable) slowFetch(pc uint64) *op {
 		f.Inst = t.text(pc)
 		panic(f)
 	}
+	t.place(pc, o)
+	return o
+}
+
+// place sets o's pc (and its DPP/SDWA inner op's) and installs it at pc.
+func (t *codeTable) place(pc uint64, o *op) {
 	o.pc = pc
 	if o.aux != nil && o.aux.dpp != nil {
 		o.aux.dpp.inner.pc = pc
@@ -140,7 +146,55 @@ func (t *codeTable) slowFetch(pc uint64) *op {
 		o.aux.sdwa.inner.pc = pc
 	}
 	t.install(pc, o)
-	return o
+}
+
+// Predecode decodes the instructions in [addr, addr+size) into the code
+// table of the device memory region holding them, so that dispatches of
+// kernels there run from the dense table without decoding (DESIGN.md
+// "Execution": decode once, at load time). The loader calls it with a
+// kernel's code range (entry point to the end of its code, or the whole
+// text section). Decoding walks linearly from addr: words that do not
+// decode, or decode to instructions the engine has no semantics for, are
+// skipped (by the decoded length when known, else 4 bytes) and left to the
+// lazy path, which faults with the usual report if they are ever executed;
+// indirect-branch targets inside data are decoded lazily as well. It fails
+// only when the range is not inside one device memory region. Calling it
+// again for a decoded range is cheap; InvalidateCode forgets the table.
+func (d *Device) Predecode(addr, size uint64) error {
+	if size == 0 {
+		return nil
+	}
+	t, err := d.codeTableFor(addr)
+	if err != nil {
+		return err
+	}
+	if addr+size < addr || addr+size > t.base+t.size {
+		return fmt.Errorf("emu: predecode range 0x%x+0x%x is not inside the code region 0x%x+0x%x", addr, size, t.base, t.size)
+	}
+	pc := addr &^ 3
+	for pc < addr+size {
+		if o := t.lookup(pc); o != nil {
+			pc += uint64(max(o.n, 4))
+			continue
+		}
+		o, err := t.decode(t, pc)
+		if err != nil {
+			pc += uint64(max(instLen(t.target, t.data[pc-t.base:]), 4))
+			continue
+		}
+		t.place(pc, o)
+		pc += uint64(max(o.n, 4))
+	}
+	return nil
+}
+
+// lookup returns the op decoded at pc, or nil.
+func (t *codeTable) lookup(pc uint64) *op {
+	i := (pc - t.base) >> 2
+	if pg := t.pages[i>>pageShift].Load(); pg != nil {
+		return pg[i&(pageSize-1)].Load()
+	}
+	return nil
 }
 
 // install stores o as the decoded op at pc.

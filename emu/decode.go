@@ -11,6 +11,9 @@ var (
 	}
 	// disasm prints the instruction at the start of b as llvm-objdump does.
 	disasm = func(target any, b []byte) string { return "" }
+	// instLen returns the length in bytes of the instruction at the start
+	// of b, or 0 when it does not decode.
+	instLen = func(target any, b []byte) int { return 0 }
 	// lookupTarget maps a processor name to the decoder's target.
 	lookupTarget = func(name string) (any, error) { return nil, nil }
 )

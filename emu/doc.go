@@ -33,7 +33,9 @@
 // The API: NewDevice(Config) (Config from ConfigFor(target.Processor, mem)
 // or DefaultGFX90A; Memory from SpaceMemory(vmem.Space) or any Memory),
 // Device.Dispatch(ctx, *Dispatch) returning nil or a *Fault, the counters in
-// Dispatch.Stats, Device.InvalidateCode when code is unloaded, and the
+// Dispatch.Stats, Device.Predecode(addr, size) when code is loaded (decode
+// once, at load time; lazy decoding covers the rest), Device.InvalidateCode
+// when code is unloaded, and the
 // OnInterrupt and Trace hooks. Instructions without semantics fail the
 // dispatch with a FaultUnimplemented naming the mnemonic and encoding
 // (errors.Is(err, ErrNotSupported)); Implemented reports coverage per
