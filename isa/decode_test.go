@@ -124,8 +124,11 @@ func TestDecodeGolden(t *testing.T) {
 func knownGap(want, got string) bool {
 	for _, g := range []string{
 		"v_smfmac", // gfx940 sparse MFMA: operand validity not probed yet
-		"v_interp", // VOP3 interpolation attr operands not implemented yet
+		"v_interp", // VOP3 interpolation attr operands not implemented yet (VINTRP _e32 forms are exact)
 	} {
+		if g == "v_interp" && (strings.Contains(want, "_e32") || strings.Contains(got, "_e32")) {
+			continue
+		}
 		if strings.Contains(want, g) || strings.Contains(got, g) {
 			return true
 		}

@@ -30,9 +30,10 @@
 // SOP1, SOPC, SOPP, SMEM, VOP1, VOP2, VOPC (including their SDWA and DPP
 // forms), VOP3A/VOP3B, VOP3P (packed math, mad_mix/fma_mix, dot), DS,
 // FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, and the gfx908+ MFMA instructions (cbsz,
-// abid, blgp, acc_cd and AGPR source selects). Not yet exact: v_accvgpr_*
+// abid, blgp, acc_cd and AGPR source selects), VINTRP (v_interp_*_e32 on
+// gfx900-gfx90c, attrN.c and p10/p20/p0 operands). Not yet exact: v_accvgpr_*
 // and gfx940's v_smfmac_* operand files, the attribute operand of
-// VOP3-encoded v_interp_*; not decoded: the MIMG, VINTRP and EXP families,
+// VOP3-encoded v_interp_*; not decoded: the MIMG and EXP families,
 // which return an error wrapping ErrNotSupported. LLVM 15
 // cannot disassemble gfx941/gfx942; they use gfx940's tables.
 package isa

@@ -804,3 +804,20 @@ func decodeMTBUF(in *Inst, tab *procTable, w0, w1 uint32) error {
 	}
 	return nil
 }
+
+// decodeVINTRP decodes the 32-bit VINTRP encoding:
+// vdst[25:18] op[17:16] attr[15:10] attrchan[9:8] vsrc[7:0].
+func decodeVINTRP(in *Inst, tab *procTable, w0 uint32) error {
+	d, err := lookup(in, tab, EncVINTRP, (w0>>16)&3)
+	if err != nil {
+		return err
+	}
+	if d.Suffix != "" {
+		in.Form = FormE32
+	}
+	var f fields
+	f[FieldDst] = (w0 >> 18) & 0xff
+	f[FieldSrc0] = w0 & 0xff
+	f[FieldSImm16] = (w0 >> 8) & 0xff
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0), nil, false, false)
+}

@@ -164,11 +164,13 @@ const (
 	TypeVGPROnly                     // a 9-bit source field that always names a VGPR (low 8 bits)
 	TypeU16                          // SOPP simm16: inline-range values in decimal, others in hex
 	TypeF16Lit                       // f16 whose literals LLVM prints as 16-bit hex (inline constants as floats)
+	TypeAttr                         // VINTRP attr<<2 | attrchan, printed attrN.[xyzw]
+	TypeInterpParam                  // VINTRP v_interp_mov source: p10, p20, p0
 )
 
 // isImmType reports the operand types that are immediates, not registers.
 func isImmType(t OperandType) bool {
-	return t >= TypeHWReg && t <= TypeOffsetHex || t == TypeU16
+	return t >= TypeHWReg && t <= TypeOffsetHex || t == TypeU16 || t == TypeAttr || t == TypeInterpParam
 }
 
 // operandSpec is one operand of a generated template.

@@ -350,6 +350,23 @@ func appendImm(b []byte, in *Inst, op *Operand) []byte {
 		return appendSendMsg(b, uint32(v))
 	case TypeGPRIdx:
 		return appendGPRIdx(b, uint32(v))
+	case TypeAttr:
+		// AMDGPUInstPrinter::printInterpAttr and printInterpAttrChan.
+		b = append(b, "attr"...)
+		b = strconv.AppendUint(b, (v>>2)&0x3f, 10)
+		return append(b, '.', "xyzw"[v&3])
+	case TypeInterpParam:
+		// AMDGPUInstPrinter::printInterpSlot.
+		switch v {
+		case 0:
+			return append(b, "p10"...)
+		case 1:
+			return append(b, "p20"...)
+		case 2:
+			return append(b, "p0"...)
+		}
+		b = append(b, "invalid_param_"...)
+		return strconv.AppendUint(b, v, 10)
 	}
 	return strconv.AppendUint(b, v, 10)
 }

@@ -269,6 +269,12 @@ func families() []family {
 		mods: []mod{named("GLC", 0, 14), named("SLC", 1, 22), named("TFE", 1, 23), named("OFFEN", 0, 12), named("IDXEN", 0, 13),
 			{"OFFSET", func(w []uint32) { w[0] |= 0x10 }}, {"VADDR", func(w []uint32) { w[1] |= mSrc0 }}, named("SCC", 1, 21)},
 	})
+	// VINTRP: 110101 vdst[25:18] op[17:16] attr[15:10] attrchan[9:8] vsrc[7:0]
+	// (gfx900-gfx90c; LLVM rejects the family on gfx90a and gfx940).
+	fs = append(fs, family{enc: "VINTRP", nops: 4, e32: true,
+		zero:   func(op int) []uint32 { return []uint32{0xd4000000 | uint32(op)<<16} },
+		fields: []fprobe{fld("Dst", 0, 18, mDst), fld("Src0", 0, 0, mSrc0), fld("SImm16", 0, 8, 0x0d)},
+	})
 	// SDWA (src0 = 0xF9) and DPP (src0 = 0xFA) forms of VOP1/VOP2/VOPC.
 	// SDWA dword: src0[7:0] dst_sel[10:8] dst_unused[12:11] clamp[13]
 	// omod[15:14] src0_sel[18:16] sext0[19] neg0[20] abs0[21] s0[23]
@@ -775,6 +781,13 @@ func (g *gen) immSpec(f family, mn, t string, n int) string {
 	case "SOPC":
 		if t == "0x28" {
 			return "{Field: FieldSrc1, Type: TypeGPRIdx}"
+		}
+	case "VINTRP":
+		if strings.HasPrefix(t, "attr") {
+			return "{Field: FieldSImm16, Type: TypeAttr}" // attr<<2 | attrchan
+		}
+		if strings.HasPrefix(t, "invalid_param_") || t == "p10" || t == "p20" || t == "p0" {
+			return "{Field: FieldSrc0, Type: TypeInterpParam}"
 		}
 	case "SMEM":
 		if t == "0x1c" {
