@@ -143,29 +143,29 @@ const (
 type OperandType uint8
 
 const (
-	TypeB32       OperandType = iota // 32-bit integer or float
-	TypeB64                          // 64-bit integer
-	TypeF64                          // 64-bit float (literal is the high half)
-	TypeF16                          // 16-bit float
-	TypeI16                          // 16-bit integer
-	TypeV2F16                        // packed 2 x f16
-	TypeV2I16                        // packed 2 x i16
-	TypeV2F32                        // packed 2 x f32 (gfx90a v_pk_*_f32)
-	TypeHWReg                        // simm16 is hwreg(id, offset, size)
-	TypeSendMsg                      // simm16 is sendmsg(msg, op, stream)
-	TypeGPRIdx                       // simm16 is gpr_idx(...)
-	TypeWaitcnt                      // simm16 is vmcnt/expcnt/lgkmcnt
-	TypeHex16                        // simm16 printed in hex
-	TypeDec16                        // simm16 printed in unsigned decimal
-	TypeBranch                       // simm16 is a signed dword branch offset
-	TypeHex                          // SMEM offset printed in hex
-	TypeOffsetHex                    // SMEM offset printed as offset:0x..
-	TypeRegOnly                      // a register-only source: constants print as /*invalid immediate*/
-	TypeVGPROnly                     // a 9-bit source field that always names a VGPR (low 8 bits)
-	TypeU16                          // SOPP simm16: inline-range values in decimal, others in hex
-	TypeF16Lit                       // f16 whose literals LLVM prints as 16-bit hex (inline constants as floats)
-	TypeAttr                         // VINTRP attr<<2 | attrchan, printed attrN.[xyzw]
-	TypeInterpParam                  // VINTRP v_interp_mov source: p10, p20, p0
+	TypeB32         OperandType = iota // 32-bit integer or float
+	TypeB64                            // 64-bit integer
+	TypeF64                            // 64-bit float (literal is the high half)
+	TypeF16                            // 16-bit float
+	TypeI16                            // 16-bit integer
+	TypeV2F16                          // packed 2 x f16
+	TypeV2I16                          // packed 2 x i16
+	TypeV2F32                          // packed 2 x f32 (gfx90a v_pk_*_f32)
+	TypeHWReg                          // simm16 is hwreg(id, offset, size)
+	TypeSendMsg                        // simm16 is sendmsg(msg, op, stream)
+	TypeGPRIdx                         // simm16 is gpr_idx(...)
+	TypeWaitcnt                        // simm16 is vmcnt/expcnt/lgkmcnt
+	TypeHex16                          // simm16 printed in hex
+	TypeDec16                          // simm16 printed in unsigned decimal
+	TypeBranch                         // simm16 is a signed dword branch offset
+	TypeHex                            // SMEM offset printed in hex
+	TypeOffsetHex                      // SMEM offset printed as offset:0x..
+	TypeRegOnly                        // a register-only source: constants print as /*invalid immediate*/
+	TypeVGPROnly                       // a 9-bit source field that always names a VGPR (low 8 bits)
+	TypeU16                            // SOPP simm16: inline-range values in decimal, others in hex
+	TypeF16Lit                         // f16 whose literals LLVM prints as 16-bit hex (inline constants as floats)
+	TypeAttr                           // VINTRP attr<<2 | attrchan, printed attrN.[xyzw]
+	TypeInterpParam                    // VINTRP v_interp_mov source: p10, p20, p0
 )
 
 // isImmType reports the operand types that are immediates, not registers.
