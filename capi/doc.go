@@ -24,7 +24,10 @@
 //
 // Functions rocpu does not implement (images and samplers, the HSAIL
 // finalizer, the pre-1.1 code-object API, IPC, interop, SVM attributes and
-// migration, soft queues) return HSA_STATUS_ERROR and write nothing.
+// migration, soft queues) return HSA_STATUS_ERROR and write nothing. GPU
+// agents nevertheless report the images extension and answer its
+// HSA_EXT_AGENT_INFO_* limits, because HIP 5.2 needs the row-pitch
+// alignment for hipMallocPitch; creating an image still fails.
 // Setting ROCPU_CAPI_TRACE=1 prints every failing call with its Go error to
 // stderr.
 //
@@ -46,7 +49,9 @@
 //
 // (cgo refuses -soname and --version-script in #cgo LDFLAGS, so the build
 // passes them to the external linker). The --stats summary of `rocpu exec`
-// is printed by a C destructor when ROCPU_STATS is set.
+// is printed by a C destructor when ROCPU_STATS is set: kernels dispatched
+// and emulated time (hsa.Runtime.Stats, over every runtime hsa_init
+// opened) and the device counters of every queue, destroyed ones included.
 // preload/rocpu_preload.c is the LD_PRELOAD shim `rocpu exec` uses so that
 // rocminfo's open("/dev/kfd") succeeds on a machine without the driver.
 package capi

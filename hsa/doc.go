@@ -18,7 +18,8 @@
 //     answers both APIs, as in ROCr) whose allocations come from
 //     internal/vmem arenas; copies (synchronous, asynchronous with
 //     dependency and completion signals, 2D/3D rectangles), fills, host
-//     memory lock/register, pointer info.
+//     memory lock/register (locked memory gets an agent address of its
+//     own, as on a discrete GPU; locks may overlap), pointer info.
 //   - §6.5 and §8.5 signals: amd_signal_t objects in device-visible memory
 //     whose handle is their address, with event mailboxes and ids per
 //     DESIGN.md "Signals and waking"; waits with timeouts and wait-state
