@@ -227,7 +227,7 @@ const maxDepth = 64
 // one byte), so no single allocation exceeds a small multiple of len(b),
 // and it bounds nesting at maxDepth.
 func DecodeMsgPack(b []byte) (*Node, error) {
-	d := mpDecoder{b: b}
+	d := mpDecoder{b: b, s: string(b)}
 	n, err := d.node(0)
 	if err != nil {
 		return nil, err
@@ -240,8 +240,32 @@ func DecodeMsgPack(b []byte) (*Node, error) {
 
 // mpDecoder is a cursor over one MessagePack document.
 type mpDecoder struct {
-	b []byte
-	p int
+	b    []byte
+	p    int
+	s    string // b as a string: string values are slices of it
+	slab []Node // nodes are carved from here, a chunk at a time
+}
+
+// newNode returns a zeroed node from the slab. A chunk holds at most as
+// many nodes as there are bytes left (each node takes at least one), and at
+// most 64.
+func (d *mpDecoder) newNode(off int) *Node {
+	if len(d.slab) == 0 {
+		d.slab = make([]Node, min(64, len(d.b)-off+1))
+	}
+	n := &d.slab[0]
+	d.slab = d.slab[1:]
+	n.Off = int64(off)
+	return n
+}
+
+// str returns the k bytes after the cursor as a string sharing d.s.
+func (d *mpDecoder) str(k uint64, off int) (string, error) {
+	start := d.p
+	if _, err := d.take(k, off); err != nil {
+		return "", err
+	}
+	return d.s[start:d.p], nil
 }
 
 // take returns the next k bytes, or a FormatError at off (the start of the
@@ -278,7 +302,7 @@ func (d *mpDecoder) node(depth int) (*Node, error) {
 	}
 	c := d.b[d.p]
 	d.p++
-	n := &Node{Off: int64(off)}
+	n := d.newNode(off)
 	var err error
 	// Lengths and counts: the header's width, then what follows.
 	var width uint64
@@ -348,11 +372,9 @@ func (d *mpDecoder) node(depth int) (*Node, error) {
 				return nil, err
 			}
 		}
-		var v []byte
-		if v, err = d.take(l, off); err != nil {
+		if n.Str, err = d.str(l, off); err != nil {
 			return nil, err
 		}
-		n.Str = string(v)
 		return n, nil
 	case c >= 0xc4 && c <= 0xc6: // bin 8/16/32
 		n.Kind = KindBinary
@@ -360,11 +382,9 @@ func (d *mpDecoder) node(depth int) (*Node, error) {
 		if l, err = d.be(1<<(c-0xc4), off); err != nil {
 			return nil, err
 		}
-		var v []byte
-		if v, err = d.take(l, off); err != nil {
+		if n.Str, err = d.str(l, off); err != nil {
 			return nil, err
 		}
-		n.Str = string(v)
 		return n, nil
 	case c >= 0x90 && c <= 0x9f, c == 0xdc, c == 0xdd: // array
 		n.Kind = KindArray
