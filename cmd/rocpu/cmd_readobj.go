@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"debug/elf"
 	"encoding/json"
 	"flag"
@@ -75,6 +76,13 @@ func runReadobj(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 	if !o.validate && !o.notes && !o.kernels && !o.symbols && !o.relocs {
 		o.validate, o.notes, o.kernels, o.symbols, o.relocs = true, true, true, true, true
 	}
+	// Buffer the report (one write per object instead of one per line);
+	// stdout is flushed before each message to stderr so that the two
+	// streams keep their order on a terminal.
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
+	stdout = out
+	stderr = flushFirst{out, stderr}
 	status := 0
 	var reports []*objReport
 	for _, name := range fs.Args() {
@@ -134,6 +142,17 @@ func runReadobj(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// flushFirst flushes a buffered stdout before each write to stderr.
+type flushFirst struct {
+	out *bufio.Writer
+	w   io.Writer
+}
+
+func (f flushFirst) Write(p []byte) (int, error) {
+	f.out.Flush()
+	return f.w.Write(p)
 }
 
 // objReport is everything readobj says about one code object; it is also
