@@ -41,7 +41,11 @@
 // (errors.Is(err, ErrNotSupported)); Implemented reports coverage per
 // isa.Opcode.
 //
-// Not implemented yet: wave32, MFMA/AGPR matrix instructions, MTBUF and
+// MFMA (ops_mfma.go): the f32, f16, bf16 (and _1k) and i8 forms of gfx908,
+// gfx90a and gfx94x, without CBSZ/ABID/BLGP broadcasts; not the f64, xf32
+// and fp8/bf8 forms.
+//
+// Not implemented yet: wave32, MFMA f64/xf32/fp8 forms and broadcasts, MTBUF and
 // buffer_*_format, MIMG, GWS and ordered-count DS instructions, LDS-DMA
 // (buffer/global loads to LDS), ds_read/write_addtid, directed rounding of
 // f64 FMA (rounded to nearest).

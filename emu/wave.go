@@ -45,6 +45,7 @@ type wave struct {
 	rro         bool
 
 	tmp   [12][64]uint32 // broadcast / modified source scratch
+	mfma  []uint32       // MFMA accumulator scratch (allocated on first use)
 	addrs [64]uint64
 }
 
