@@ -25,11 +25,43 @@
 // tests against llvm-readelf-15 for every corpus object and for strings
 // built to hit every rule.
 //
+// Kernel arguments (kernarg.go): Kernel.KernargLayout places a kernel's
+// explicit and hidden arguments from its metadata for V2-V6 (the
+// .value_kind table of §2.6 and the V5 implicit block of §2.6.1), and
+// KernargLayout.Build / BuildDispatch fill a kernarg segment from a Launch;
+// the emulator's tests, the Go launcher and `rocpu run` all use it. OpenCL
+// printf (printf.go): ParsePrintfFormats reads the metadata's format
+// strings (§2.7, V2 and V3+ forms), DecodePrintfBuffer / PrintfOutput turn
+// a printf buffer into what C printf prints for the same formats.
+//
 // Every parser works on bounded slices of the file: a corrupt size or offset
 // yields a *FormatError carrying the byte offset of the bad field, never a
 // panic and never an allocation larger than a small multiple of the input.
 // Features that are recognised but not implemented return an error that
 // satisfies errors.Is(err, ErrNotSupported).
+//
+// DecodeMsgPack is this package's own decoder (the encoder uses
+// github.com/vmihailenco/msgpack): one pass over the note in place, with
+// every announced length and count checked against the bytes left before
+// anything is allocated, so decoding is linear in the note's size
+// (TestMsgPackHostile, testdata/msgpack).
+//
+// Fuzzing: go test -fuzz=FuzzNewFile (FuzzMetadata, FuzzBundle,
+// FuzzKernargMetadata, FuzzPrintfBuffer, FuzzFormatPrintf) seeded from the
+// corpus objects and testdata/corrupt. The seeds are whole 6-170 KB
+// objects, and Go minimizes every new interesting input for up to
+// -fuzzminimizetime (60 s by default), during which the exec counter stands
+// still; pass -fuzzminimizetime=1s for short runs.
+//
+// Performance (2 shared cores, 547 corpus objects, medians of alternating
+// runs): `rocpu readobj --notes` on all files in one process takes as long
+// as `llvm-readelf-15 --notes` (ratio 1.00, 427 ms each under load; 1.2
+// before stdout was buffered), and one process per file is about 4 times
+// faster (49 ms vs 203 ms: llvm-readelf's start-up dominates), although
+// rocpu's own start-up is ~25 ms of package emu's init.
+// BenchmarkOpenMetadataKernels on the largest object (rocprim, 174 KB):
+// 1.4-1.9 ms, 646 KB and 1085 allocations per Open + Metadata + Kernels +
+// Resources.
 //
 // Decisions where the spec is silent or contradictory (§13):
 //   - ABI version 0 is V2 and 1 is V3 (upstream ELFABIVERSION_AMDGPU_HSA_V2..V6
