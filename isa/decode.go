@@ -14,7 +14,7 @@ var encOps = [numTableEncodings]int{
 	encVOP1SDWA: 256, encVOP1DPP: 256, encVOP2SDWA: 64, encVOP2DPP: 64, encVOPCSDWA: 256, encVOPCDPP: 256,
 	EncSOP2: 48, EncSOPK: 32, EncSOP1: 256, EncSOPC: 128, EncSOPP: 128, EncSMEM: 256,
 	EncVOP2: 64, EncVOP1: 256, EncVOPC: 256, EncVOP3: 0x380, EncVOP3P: 128, EncDS: 256,
-	EncFLAT: 128, EncSCRATCH: 128, EncGLOBAL: 128, EncMUBUF: 128, EncMTBUF: 16, EncVINTRP: 4,
+	EncFLAT: 128, EncSCRATCH: 128, EncGLOBAL: 128, EncMUBUF: 128, EncMTBUF: 16, EncVINTRP: 4, EncEXP: 1,
 }
 
 // procTable maps (encoding, opcode field) to gfx9Descs index + 1 for one
@@ -92,7 +92,7 @@ var (
 	errUnknownOp = &DecodeError{Msg: "unknown opcode", Err: ErrInvalidEncoding}
 	errBadMods   = &DecodeError{Msg: "modifier bits not valid for this opcode", Err: ErrInvalidEncoding}
 	errBadOp     = &DecodeError{Msg: "invalid operand", Err: ErrInvalidEncoding}
-	errNoTable   = &DecodeError{Msg: "encoding family not supported yet (MIMG, EXP)", Err: ErrNotSupported}
+	errNoTable   = &DecodeError{Msg: "encoding family not supported yet (MIMG)", Err: ErrNotSupported}
 	errProc      = &DecodeError{Msg: "processor not supported", Err: ErrNotSupported}
 	errLiteral   = &DecodeError{Msg: "literal constant not allowed in this encoding", Err: ErrInvalidEncoding}
 )
@@ -176,7 +176,9 @@ func decodeInto(in *Inst, t Target, code []byte) error {
 		return decodeMUBUF(in, tab, w0, w1)
 	case 0x3a:
 		return decodeMTBUF(in, tab, w0, w1)
-	case 0x3c, 0x31:
+	case 0x31:
+		return decodeEXP(in, tab, w0, w1)
+	case 0x3c:
 		return errNoTable
 	}
 	return errUnknownOp

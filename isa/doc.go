@@ -31,10 +31,11 @@
 // forms), VOP3A/VOP3B, VOP3P (packed math, mad_mix/fma_mix, dot), DS,
 // FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, and the gfx908+ MFMA instructions (cbsz,
 // abid, blgp, acc_cd and AGPR source selects), VINTRP (v_interp_*_e32 on
-// gfx900-gfx90c, attrN.c and p10/p20/p0 operands). Not yet exact: v_accvgpr_*
+// gfx900-gfx90c, attrN.c and p10/p20/p0 operands), EXP (gfx900-gfx90c;
+// generated target names, compr source pairing, off for disabled sources). Not yet exact: v_accvgpr_*
 // and gfx940's v_smfmac_* operand files, the attribute operand of
-// VOP3-encoded v_interp_*; not decoded: the MIMG and EXP families,
-// which return an error wrapping ErrNotSupported. LLVM 15
+// VOP3-encoded v_interp_*; not decoded: the MIMG family,
+// which returns an error wrapping ErrNotSupported. LLVM 15
 // cannot disassemble gfx941/gfx942; they use gfx940's tables.
 package isa
 

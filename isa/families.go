@@ -821,3 +821,52 @@ func decodeVINTRP(in *Inst, tab *procTable, w0 uint32) error {
 	f[FieldSImm16] = (w0 >> 8) & 0xff
 	return fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0), nil, false, false)
 }
+
+// decodeEXP decodes EXP: word 0 vm[12] done[11] compr[10] target[9:4]
+// en[3:0], word 1 vsrc3..vsrc0. Source slot N prints vsrcN, or with compr
+// vsrc(N/2) (AMDGPUInstPrinter::printExpSrcN); a slot whose en bit is clear
+// is an "off" operand.
+func decodeEXP(in *Inst, tab *procTable, w0, w1 uint32) error {
+	d, err := lookup(in, tab, EncEXP, 0)
+	if err != nil {
+		return err
+	}
+	compr := w0&(1<<10) != 0
+	var f fields
+	f[FieldSImm16] = (w0 >> 4) & 0x3f
+	for n, fl := range [4]Field{FieldSrc0, FieldSrc1, FieldSrc2, FieldSrc3} {
+		k := n
+		if compr {
+			k = n / 2
+		}
+		f[fl] = (w1 >> (8 * k)) & 0xff
+	}
+	if w0&(1<<11) != 0 {
+		in.Mod.Flags |= FlagDone
+	}
+	if compr {
+		in.Mod.Flags |= FlagCompr
+	}
+	if w0&(1<<12) != 0 {
+		in.Mod.Flags |= FlagVM
+	}
+	vm := vbit(FieldSrc0) | vbit(FieldSrc1) | vbit(FieldSrc2) | vbit(FieldSrc3)
+	if err := fill(in, d, d.Tmpl, &f, vm, nil, false, false); err != nil {
+		return err
+	}
+	en := w0 & 0xf
+	for i := 0; i < int(in.NumOps); i++ {
+		op := &in.Ops[i]
+		n := -1
+		switch op.Field {
+		case FieldSrc0, FieldSrc1, FieldSrc2:
+			n = int(op.Field - FieldSrc0)
+		case FieldSrc3:
+			n = 3
+		}
+		if n >= 0 && en&(1<<n) == 0 {
+			*op = Operand{Kind: KindOff, Field: op.Field}
+		}
+	}
+	return nil
+}

@@ -73,6 +73,9 @@ const (
 	FlagBoundCtrl        // DPP bound_ctrl
 	FlagSext0            // SDWA sext on src0
 	FlagSext1            // SDWA sext on src1
+	FlagDone             // EXP done
+	FlagCompr            // EXP compr (sources are packed 16-bit pairs)
+	FlagVM               // EXP vm
 )
 
 // Modifiers holds an instruction's modifier fields. Per-source bit sets use

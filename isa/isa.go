@@ -126,6 +126,7 @@ const (
 	FieldDstUnused              // SDWA dst_unused
 	FieldSrc0Sel                // SDWA src0_sel
 	FieldSrc1Sel                // SDWA src1_sel
+	FieldSrc3                   // EXP vsrc3
 	FieldUnknown
 )
 
@@ -166,11 +167,12 @@ const (
 	TypeF16Lit                         // f16 whose literals LLVM prints as 16-bit hex (inline constants as floats)
 	TypeAttr                           // VINTRP attr<<2 | attrchan, printed attrN.[xyzw]
 	TypeInterpParam                    // VINTRP v_interp_mov source: p10, p20, p0
+	TypeExpTgt                         // EXP target: mrt0-7, mrtz, null, pos0-3, param0-31
 )
 
 // isImmType reports the operand types that are immediates, not registers.
 func isImmType(t OperandType) bool {
-	return t >= TypeHWReg && t <= TypeOffsetHex || t == TypeU16 || t == TypeAttr || t == TypeInterpParam
+	return t >= TypeHWReg && t <= TypeOffsetHex || t == TypeU16 || t == TypeAttr || t == TypeInterpParam || t == TypeExpTgt
 }
 
 // operandSpec is one operand of a generated template.

@@ -191,6 +191,8 @@ func randomWord(r *rand.Rand, enc Encoding, code uint32) []uint32 {
 		return []uint32{0xe0000000 | code<<18 | w0&0x3ffff, w1}
 	case EncMTBUF:
 		return []uint32{0xe8000000 | code<<15 | w0&0x3ff87fff, w1}
+	case EncEXP:
+		return []uint32{0xc4000000 | w0&0x3ffffff, w1}
 	case EncVINTRP:
 		return []uint32{0xd4000000 | code<<16 | w0&0x3fcffff}
 	case encVOP1SDWA, encVOP1DPP, encVOP2SDWA, encVOP2DPP, encVOPCSDWA, encVOPCDPP:

@@ -75,6 +75,9 @@ func (in *Inst) AppendText(b []byte) []byte {
 		}
 		b = appendOperand(b, in, &in.Ops[n], n-1)
 		n++
+		if s.Type == TypeExpTgt {
+			first = true // "exp mrt0 v0, ...": the target is followed by a space
+		}
 	}
 	return in.appendMods(b, d)
 }
@@ -350,6 +353,8 @@ func appendImm(b []byte, in *Inst, op *Operand) []byte {
 		return appendSendMsg(b, uint32(v))
 	case TypeGPRIdx:
 		return appendGPRIdx(b, uint32(v))
+	case TypeExpTgt:
+		return append(b, expTargets[v&63]...)
 	case TypeAttr:
 		// AMDGPUInstPrinter::printInterpAttr and printInterpAttrChan.
 		b = append(b, "attr"...)
@@ -678,6 +683,17 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 		}
 		if m.Flags&FlagNV != 0 {
 			b = append(b, " nv"...)
+		}
+	case EncEXP:
+		// AMDGPUInstPrinter prints done, compr and vm in this order.
+		if m.Flags&FlagDone != 0 {
+			b = append(b, " done"...)
+		}
+		if m.Flags&FlagCompr != 0 {
+			b = append(b, " compr"...)
+		}
+		if m.Flags&FlagVM != 0 {
+			b = append(b, " vm"...)
 		}
 	case EncMUBUF, EncMTBUF:
 		if in.Enc == EncMTBUF && mtbufFormats[m.Format] != "" {

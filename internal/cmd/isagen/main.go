@@ -51,6 +51,7 @@ const (
 	mBase = 16  // sbase / srsrc / saddr (a register index; sbase is stored /2)
 	mSOff = 44  // soffset (MUBUF/MTBUF/SMEM)
 	mSDst = 100 // VOP3B sdst
+	mSrc3 = 72  // EXP vsrc3
 )
 
 const nop = 0xbf800000 // s_nop 0, pads each probe slot
@@ -274,6 +275,14 @@ func families() []family {
 	fs = append(fs, family{enc: "VINTRP", nops: 4, e32: true,
 		zero:   func(op int) []uint32 { return []uint32{0xd4000000 | uint32(op)<<16} },
 		fields: []fprobe{fld("Dst", 0, 18, mDst), fld("Src0", 0, 0, mSrc0), fld("SImm16", 0, 8, 0x0d)},
+	})
+	// EXP: 110001 vm[12] done[11] compr[10] target[9:4] en[3:0]; vsrc3..vsrc0 bytes
+	// (gfx900-gfx90c). Probed with every source enabled and target mrt0.
+	fs = append(fs, family{enc: "EXP", nops: 1,
+		zero: func(op int) []uint32 { return []uint32{0xc4000000 | 0xf, 0} },
+		fields: []fprobe{fld("Src0", 1, 0, mSrc0), fld("Src1", 1, 8, mSrc1), fld("Src2", 1, 16, mSrc2),
+			fld("Src3", 1, 24, mSrc3)},
+		mods: []mod{named("DONE", 0, 11), named("COMPR", 0, 10), named("VM", 0, 12)},
 	})
 	// SDWA (src0 = 0xF9) and DPP (src0 = 0xFA) forms of VOP1/VOP2/VOPC.
 	// SDWA dword: src0[7:0] dst_sel[10:8] dst_unused[12:11] clamp[13]
@@ -533,6 +542,23 @@ func main() {
 			g.formats = append(g.formats, t)
 		}
 	}
+	// EXP target names (exp <target> off, off, off, off) for every target.
+	{
+		var ps []*probe
+		for tgt := uint32(0); tgt < 64; tgt++ {
+			ps = append(ps, &probe{words: []uint32{0xc4000000 | tgt<<4, 0}})
+		}
+		if err := run("gfx900", ps); err != nil {
+			log.Fatal(err)
+		}
+		for _, p := range ps {
+			f := strings.Fields(p.text)
+			if len(f) < 2 || f[0] != "exp" {
+				log.Fatalf("exp target probe: %q", p.text)
+			}
+			g.expTargets = append(g.expTargets, f[1])
+		}
+	}
 	src := g.emit(fams)
 	fmtd, err := format.Source(src)
 	if err != nil {
@@ -599,6 +625,9 @@ func run1(cpu string, ps []*probe) error {
 func split(text string) (string, []string) {
 	mn, rest, _ := strings.Cut(text, " ")
 	rest = strings.TrimSpace(rest)
+	if mn == "exp" {
+		rest = strings.Replace(rest, " ", ", ", 1) // the export target is an operand
+	}
 	var toks []string
 	depth := 0
 	start := 0
@@ -665,11 +694,12 @@ type entry struct {
 }
 
 type gen struct {
-	hwregs  map[string]uint32
-	formats []string
-	byKey   map[string]*merged
-	order   []string
-	names   map[string]bool
+	hwregs     map[string]uint32
+	formats    []string
+	expTargets []string
+	byKey      map[string]*merged
+	order      []string
+	names      map[string]bool
 }
 
 type merged struct {
@@ -789,6 +819,10 @@ func (g *gen) immSpec(f family, mn, t string, n int) string {
 		if strings.HasPrefix(t, "invalid_param_") || t == "p10" || t == "p20" || t == "p0" {
 			return "{Field: FieldSrc0, Type: TypeInterpParam}"
 		}
+	case "EXP":
+		if !strings.HasPrefix(t, "v") && t != "off" {
+			return "{Field: FieldSImm16, Type: TypeExpTgt}"
+		}
 	case "SMEM":
 		if t == "0x1c" {
 			return "{Field: FieldOffset, Type: TypeHex}"
@@ -812,7 +846,7 @@ func (g *gen) immSpec(f family, mn, t string, n int) string {
 
 // fieldIndex is the isa.Field value of a field name.
 func fieldIndex(name string) int {
-	for i, n := range []string{"Text", "Dst", "Src0", "Src1", "Src2", "Base", "SOff", "SDst", "SImm16", "Offset", "Literal", "DstSel", "DstUnused", "Src0Sel", "Src1Sel"} {
+	for i, n := range []string{"Text", "Dst", "Src0", "Src1", "Src2", "Base", "SOff", "SDst", "SImm16", "Offset", "Literal", "DstSel", "DstUnused", "Src0Sel", "Src1Sel", "Src3"} {
 		if n == name {
 			return i
 		}
@@ -849,6 +883,8 @@ func fieldOf(enc, file string, lo int) string {
 		return "Src1"
 	case mSrc2:
 		return "Src2"
+	case mSrc3:
+		return "Src3"
 	}
 	return "Unknown"
 }
@@ -994,6 +1030,11 @@ func (g *gen) emit(fams []family) []byte {
 	fmt.Fprintf(&b, "// mtbufFormats is the format:[...] text llvm-objdump prints for dfmt|nfmt<<4\n// (\"\" for the default format, \"<invalid>\" where LLVM rejects the word).\nvar mtbufFormats = [128]string{\n")
 	for _, f := range g.formats {
 		fmt.Fprintf(&b, "\t%q,\n", f)
+	}
+	fmt.Fprintf(&b, "}\n\n")
+	fmt.Fprintf(&b, "// expTargets is the export target text llvm-objdump prints for EXP target[9:4].\nvar expTargets = [64]string{\n")
+	for _, t := range g.expTargets {
+		fmt.Fprintf(&b, "\t%q,\n", t)
 	}
 	fmt.Fprintf(&b, "}\n\n")
 	fmt.Fprintf(&b, "var gfx9Templates = [...][]operandSpec{\n")
