@@ -51,7 +51,10 @@
 // corpus objects and testdata/corrupt. The seeds are whole 6-170 KB
 // objects, and Go minimizes every new interesting input for up to
 // -fuzzminimizetime (60 s by default), during which the exec counter stands
-// still; pass -fuzzminimizetime=1s for short runs.
+// still; pass -fuzzminimizetime=10x for short runs. Measured over 20 s
+// with 10x (2 shared cores): FuzzNewFile ~3000 execs/s (60632 execs, 343
+// new inputs); with 1s: FuzzMetadata 1341/s, FuzzKernargMetadata 1377/s,
+// FuzzPrintfBuffer 11593/s, FuzzFormatPrintf 19657/s, FuzzBundle ~860/s.
 //
 // Performance (2 shared cores, 547 corpus objects, medians of alternating
 // runs): `rocpu readobj --notes` on all files in one process takes as long
