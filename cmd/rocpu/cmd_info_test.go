@@ -50,7 +50,7 @@ func TestInfoJSON(t *testing.T) {
 		g.WavefrontSize != 64 || len(g.Pools) != 2 || g.Pools[1].Segment != "GROUP" || g.Pools[1].Size != 65536 {
 		t.Errorf("GPU agent %+v", g)
 	}
-	if len(rep.Agents[0].Pools) != 3 || rep.Runtime.TimestampFrequency != 1e9 || len(rep.Runtime.Extensions) != 1 || rep.Runtime.Extensions[0] != 0x201 {
+	if len(rep.Agents[0].Pools) != 3 || rep.Runtime.TimestampFrequency != 1e9 || len(rep.Runtime.Extensions) != 2 || rep.Runtime.Extensions[0] != 1 || rep.Runtime.Extensions[1] != 0x201 {
 		t.Errorf("report %+v", rep.Runtime)
 	}
 	t.Setenv("ROCPU_TARGETS", "gfx9999")
