@@ -210,6 +210,9 @@ func buildOp(in *isa.Inst) (*op, error) {
 	}
 	if k, ok := memImm[name]; ok {
 		o.imm = k
+		if k&fmtTBuffer != 0 {
+			o.imm |= uint32(m.Format) << 8
+		}
 	}
 
 	switch in.Enc {
@@ -316,7 +319,7 @@ func buildOp(in *isa.Inst) (*op, error) {
 		if base != nil {
 			o.src[1] = conv(base, tI32)
 		}
-	case isa.EncMUBUF:
+	case isa.EncMUBUF, isa.EncMTBUF:
 		setSrc(0, src[0])
 		if base != nil {
 			o.src[1] = conv(base, tI32)

@@ -45,8 +45,11 @@
 // gfx90a and gfx94x, without CBSZ/ABID/BLGP broadcasts; not the f64, xf32
 // and fp8/bf8 forms.
 //
-// Not implemented yet: wave32, MFMA f64/xf32/fp8 forms and broadcasts, MTBUF and
-// buffer_*_format, MIMG, GWS and ordered-count DS instructions, LDS-DMA
+// buffer_*_format_* and MTBUF tbuffer_*_format_* (ops_format.go): the 8,
+// 16 and 32-bit per-component formats in every numeric format.
+//
+// Not implemented yet: wave32, MFMA f64/xf32/fp8 forms and broadcasts, packed
+// (10_11_11, 2_10_10_10) and d16 buffer formats, MIMG, GWS and ordered-count DS instructions, LDS-DMA
 // (buffer/global loads to LDS), ds_read/write_addtid, directed rounding of
 // f64 FMA (rounded to nearest).
 package emu
