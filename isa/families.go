@@ -183,6 +183,20 @@ func decodeVOP1(in *Inst, tab *procTable, code []byte, w0 uint32) error {
 	if err != nil {
 		return err
 	}
+	return decodeVOP1Plain(in, d, code, w0)
+}
+
+// vop1SrcVGPROnly reports a VOP1 row whose src0 always names a VGPR.
+func vop1SrcVGPROnly(d *opDesc) bool {
+	for _, s := range gfx9Templates[d.Tmpl] {
+		if s.Field == FieldSrc0 {
+			return s.Type == TypeVGPROnly
+		}
+	}
+	return false
+}
+
+func decodeVOP1Plain(in *Inst, d *opDesc, code []byte, w0 uint32) error {
 	if d.Suffix != "" {
 		in.Form = FormE32
 	}
@@ -533,6 +547,16 @@ func decodeExt(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 u
 	}
 	d, err := lookup(in, tab, enc, op)
 	if err != nil {
+		if sdwaEnc == encVOP1SDWA {
+			// An opcode without SDWA/DPP forms whose src0 is a plain VGPR
+			// field (v_swap_b32): LLVM's decoder falls back to the 32-bit
+			// table, where 0xf9/0xfa name v249/v250.
+			in.Words[1], in.Len = 0, 4
+			if pd, perr := lookup(in, tab, EncVOP1, op); perr == nil && vop1SrcVGPROnly(pd) {
+				return decodeVOP1Plain(in, pd, code, w0)
+			}
+			in.Op, in.Enc, in.desc = 0, 0, 0
+		}
 		return err
 	}
 	var f fields

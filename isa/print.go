@@ -167,7 +167,7 @@ func appendOperand(b []byte, in *Inst, op *Operand, idx int) []byte {
 	case KindBadImm:
 		b = append(b, "/*invalid immediate*/"...)
 	case KindInline, KindLiteral:
-		if op.Field == FieldLiteral {
+		if op.Field == FieldLiteral && in.Enc != EncSOPK {
 			b = appendHex(b, op.Value) // LLVM prints the K constant in hex
 			break
 		}

@@ -3088,7 +3088,7 @@ var gfx9Descs = [...]opDesc{
 	{EncSOPP, 0x1a, 0x7ff, S_CBRANCH_CDBGSYS_AND_USER, "", 0x0, 0x0, 0x0, 28, [7]int16{28, -1, -1, -1, -1, -1, -1}},
 	{EncSOPP, 0x1b, 0x7ff, S_ENDPGM_SAVED, "", 0x0, 0x0, 0x0, 0, [7]int16{-1, -1, -1, -1, -1, -1, -1}},
 	{EncSOPP, 0x1c, 0x7ff, S_SET_GPR_IDX_OFF, "", 0x0, 0x0, 0x0, 0, [7]int16{-1, -1, -1, -1, -1, -1, -1}},
-	{EncSOPP, 0x1d, 0x7ff, S_SET_GPR_IDX_MODE, "", 0x0, 0x0, 0x0, 31, [7]int16{27, -1, -1, -1, -1, -1, -1}},
+	{EncSOPP, 0x1d, 0x7ff, S_SET_GPR_IDX_MODE, "", 0x0, 0x0, 0x0, 31, [7]int16{31, -1, -1, -1, -1, -1, -1}},
 	{EncSOPP, 0x1e, 0x7ff, S_ENDPGM_ORDERED_PS_DONE, "", 0x0, 0x0, 0x0, 0, [7]int16{-1, -1, -1, -1, -1, -1, -1}},
 	{EncSMEM, 0x0, 0x7ff, S_LOAD_DWORD, "", 0x1, 0x0, 0x0, 34, [7]int16{32, 33, 33, -1, -1, -1, -1}},
 	{EncSMEM, 0x1, 0x7ff, S_LOAD_DWORDX2, "", 0x1, 0x0, 0x0, 37, [7]int16{35, 36, 36, -1, -1, -1, -1}},

@@ -799,6 +799,9 @@ func (g *gen) immSpec(f family, mn, t string, n int) string {
 		if strings.HasPrefix(mn, "s_sendmsg") {
 			return "{Field: FieldSImm16, Type: TypeSendMsg}"
 		}
+		if strings.HasPrefix(t, "0x") && mn == "s_set_gpr_idx_mode" {
+			return "{Field: FieldSImm16, Type: TypeGPRIdx}" // printGPRIdxMode: hex when bits above 3 are set
+		}
 		if strings.HasPrefix(t, "0x") {
 			return "{Field: FieldSImm16, Type: TypeU16}"
 		}
