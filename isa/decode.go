@@ -368,8 +368,12 @@ func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error 
 		}
 	case v >= 108 && v <= 123:
 		op.Kind = KindTTMP
-		if op.Count > 4 && in.Enc == EncVOP3P {
-			op.Count = 1 // as LLVM prints wide MFMA sources in trap temporaries
+		if op.Count > 16 && in.Enc == EncVOP3P {
+			// LLVM has no 1024-bit TTMP class (getTtmpClassId falls back
+			// to TTMP_32): it prints one register. 512-bit sources use
+			// TTMP_512, whose only tuple is ttmp[0:15] (createSRegOperand
+			// shifts the index by 2, so ttmp0-3 print as ttmp[0:15]).
+			op.Count = 1
 			align = 0
 		}
 		op.Reg = uint16((v - 108) &^ align)
