@@ -254,8 +254,11 @@ func buildOp(in *isa.Inst) (*op, error) {
 		if soff != nil {
 			o.src[1] = conv(soff, tI32)
 		}
-		if strings.HasPrefix(name, "s_store") {
+		if strings.HasPrefix(name, "s_store") || strings.HasPrefix(name, "s_atomic_") || strings.HasPrefix(name, "s_buffer_atomic_") {
 			o.src[2] = o.dst
+		}
+		if strings.HasPrefix(name, "s_buffer_atomic_") {
+			o.flags |= fSBuffer
 		}
 	case isa.EncVOP1, isa.EncVOP2, isa.EncVOPC, isa.EncVOP3, isa.EncVOP3P:
 		for i := 0; i < 3; i++ {

@@ -48,6 +48,8 @@
 // buffer_*_format_* and MTBUF tbuffer_*_format_* (ops_format.go): the 8,
 // 16 and 32-bit per-component formats in every numeric format.
 //
+// Scalar atomics: s_atomic_* and s_buffer_atomic_* (32/64-bit, GLC return).
+//
 // Not implemented yet: wave32, MFMA f64/xf32/fp8 forms and broadcasts, packed
 // (10_11_11, 2_10_10_10) and d16 buffer formats, MIMG, GWS and ordered-count DS instructions, LDS-DMA
 // (buffer/global loads to LDS), ds_read/write_addtid, directed rounding of

@@ -15,6 +15,8 @@ const (
 	fOffen = 1 << 1
 	fIdxen = 1 << 2
 	fLDS   = 1 << 3
+	// fSBuffer marks s_buffer_atomic_* (the base is a V#).
+	fSBuffer = 1 << 4
 )
 
 func defM(name, types string, fn func(w *wave, o *op)) { def(name, ClassVMEM, types, fn) }
@@ -473,6 +475,63 @@ func init() {
 		if d <= 4 {
 			def("s_store_"+n, ClassSMEM, "", sStore)
 			memImm["s_store_"+n] = d
+		}
+	}
+}
+
+// Scalar atomics (GFX9 SMEM s_atomic_* and s_buffer_atomic_*): one atomic
+// on the scalar address (s_buffer_: the V#'s base + offset, skipped when
+// the offset is not below NUM_RECORDS), data in SDATA (cmpswap: data then
+// compare value), the old value returned to SDATA with GLC.
+func sAtomic(w *wave, o *op) {
+	var a uint64
+	if o.flags&fSBuffer != 0 {
+		i := o.src[0].idx
+		base := uint64(w.s[i]) | uint64(w.s[i+1]&0xFFFF)<<32
+		off := uint32(o.offset)
+		if o.src[1].kind != kNone {
+			off += w.sread32(&o.src[1])
+		}
+		if off >= w.s[i+2] {
+			return
+		}
+		a = base + uint64(off)
+	} else {
+		a = w.sread64(&o.src[0]) + uint64(int64(o.offset))
+		if o.src[1].kind != kNone {
+			a += uint64(w.sread32(&o.src[1]))
+		}
+	}
+	op := o.imm
+	d := int(o.src[2].idx)
+	src, cmp := uint64(w.s[d]), uint64(0)
+	wide := op&aWide != 0
+	if wide {
+		src |= uint64(w.s[d+1]) << 32
+	}
+	if op&^aWide == aCmpSwap {
+		if wide {
+			cmp = uint64(w.s[d+2]) | uint64(w.s[d+3])<<32
+		} else {
+			cmp = uint64(w.s[d+1])
+		}
+	}
+	old := w.atomicLane(o, -1, a, op, src, cmp)
+	if o.flags&fGLC != 0 {
+		w.s[d] = uint32(old)
+		if wide {
+			w.s[d+1] = uint32(old >> 32)
+		}
+	}
+}
+
+func init() {
+	for k, v := range atomicKinds {
+		for _, pre := range []string{"s_atomic_", "s_buffer_atomic_"} {
+			def(pre+k, ClassSMEM, "", sAtomic)
+			memImm[pre+k] = v
+			def(pre+k+"_x2", ClassSMEM, "", sAtomic)
+			memImm[pre+k+"_x2"] = v | aWide
 		}
 	}
 }
