@@ -35,8 +35,7 @@
 // Device.Dispatch(ctx, *Dispatch) returning nil or a *Fault, the counters in
 // Dispatch.Stats, Device.Predecode(addr, size) when code is loaded (decode
 // once, at load time; lazy decoding covers the rest), Device.InvalidateCode
-// when code is unloaded, and the
-// OnInterrupt and Trace hooks. Instructions without semantics fail the
+// when code is unloaded, and the OnInterrupt and Trace hooks. Instructions without semantics fail the
 // dispatch with a FaultUnimplemented naming the mnemonic and encoding
 // (errors.Is(err, ErrNotSupported)); Implemented reports coverage per
 // isa.Opcode.
@@ -50,8 +49,8 @@
 //
 // Scalar atomics: s_atomic_* and s_buffer_atomic_* (32/64-bit, GLC return).
 //
-// Not implemented yet: wave32, MFMA f64/xf32/fp8 forms and broadcasts, packed
-// (10_11_11, 2_10_10_10) and d16 buffer formats, MIMG, GWS and ordered-count DS instructions, LDS-DMA
-// (buffer/global loads to LDS), ds_read/write_addtid, directed rounding of
-// f64 FMA (rounded to nearest).
+// Not implemented yet: wave32, MFMA f64/xf32/fp8 forms and broadcasts,
+// packed (10_11_11, 2_10_10_10) and d16 buffer formats, MIMG, GWS and
+// ordered-count DS instructions, LDS-DMA (buffer/global loads to LDS),
+// ds_read/write_addtid, directed rounding of f64 FMA (rounded to nearest).
 package emu
