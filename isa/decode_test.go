@@ -289,3 +289,25 @@ func BenchmarkDecode(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Minst/s")
 }
+
+// TestSwizzleBitmaskPerm pins ds_swizzle BITMASK_PERM bits whose and and or
+// masks are both set (llvm-objdump-15 output for these words).
+func TestSwizzleBitmaskPerm(t *testing.T) {
+	tg, _ := LookupTarget("gfx900")
+	for _, c := range []struct {
+		w0   uint32
+		want string
+	}{
+		{0xd87a0325, `ds_swizzle_b32 v0, v64 offset:swizzle(BITMASK_PERM,"11p01")`},
+		{0xd87a0005, `ds_swizzle_b32 v0, v64 offset:swizzle(BITMASK_PERM,"00p0p")`},
+		{0xd87a0405, `ds_swizzle_b32 v0, v64 offset:swizzle(BITMASK_PERM,"00p0i")`},
+		{0xd87a0425, `ds_swizzle_b32 v0, v64 offset:swizzle(BITMASK_PERM,"00p00")`},
+	} {
+		code := binary.LittleEndian.AppendUint32(nil, c.w0)
+		code = binary.LittleEndian.AppendUint32(code, 0x40)
+		in, err := Decode(tg, code)
+		if err != nil || in.String() != c.want {
+			t.Errorf("%08x: got %q (%v), want %q", c.w0, in.String(), err, c.want)
+		}
+	}
+}

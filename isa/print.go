@@ -864,9 +864,11 @@ func appendSwizzle(b []byte, v uint16) []byte {
 		b = append(b, "BITMASK_PERM,\""...)
 		for m := uint16(0x10); m > 0; m >>= 1 {
 			switch {
-			case and&m != 0 && xor&m != 0:
+			// A bit whose and and or masks are both set is a constant
+			// (or^xor), as llvm-objdump-15 prints it ("11p01" for 0x0325).
+			case and&m != 0 && or&m == 0 && xor&m != 0:
 				b = append(b, 'i')
-			case and&m != 0:
+			case and&m != 0 && or&m == 0:
 				b = append(b, 'p')
 			case (or^xor)&m != 0:
 				b = append(b, '1')
