@@ -4,12 +4,14 @@ import (
 	"encoding/binary"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rocpu/rocpu/internal/corpus"
 )
 
-// TestMFMA runs each MFMA builtin of testdata/mfma.cl (built for gfx90a by
+// TestMFMA runs each MFMA builtin of testdata/mfma.cl (built for gfx90a and
+// gfx908 (without the _1k forms) by
 // testdata/mfma.sh: the compiler's own register allocation and AGPR
 // traffic) on random small-integer matrices, so every result is exact, and
 // compares D with a Go matrix multiply D[b] = C[b] + A[b]·B[b] for every
@@ -21,11 +23,17 @@ import (
 //   - 16×16: register 4b + i%4 of lane j + 16(i/4);
 //   - 4×4: register i of lane j + 4b.
 func TestMFMA(t *testing.T) {
-	path := filepath.Join("testdata", "mfma.gfx90a.hsaco")
+	for _, cpu := range []string{"gfx90a", "gfx908"} {
+		t.Run(cpu, func(t *testing.T) { testMFMA(t, cpu) })
+	}
+}
+
+func testMFMA(t *testing.T, cpu string) {
+	path := filepath.Join("testdata", "mfma."+cpu+".hsaco")
 	haveObject(t, path)
 	mem := &testMem{}
 	obj := loadObject(t, mem, path)
-	d := newTestDevice(t, "gfx90a", mem)
+	d := newTestDevice(t, cpu, mem)
 	cases := []struct {
 		name            string
 		m, n, k, blocks int
@@ -60,6 +68,12 @@ func TestMFMA(t *testing.T) {
 	}
 	le := binary.LittleEndian
 	for ci, c := range cases {
+		if _, ok := obj.syms[c.name+".kd"]; !ok {
+			if cpu == "gfx908" && strings.HasSuffix(c.name, "_1k") {
+				continue // gfx90a only
+			}
+			t.Fatalf("%s: no kernel %s", path, c.name)
+		}
 		t.Run(c.name, func(t *testing.T) {
 			bits := map[byte]int{'f': 32, 'h': 16, 'b': 16, 'i': 8}[c.elem]
 			nin := (c.e*bits + 31) / 32

@@ -39,8 +39,10 @@ K(mfma_f32_16x16x2bf16, v2s, v16f)
 K(mfma_f32_4x4x2bf16, v2s, v4f)
 K(mfma_f32_32x32x4bf16, v2s, v16f)
 K(mfma_f32_16x16x8bf16, v2s, v4f)
+#ifdef __gfx90a__ // the _1k forms are new in gfx90a
 K(mfma_f32_32x32x4bf16_1k, v4s, v32f)
 K(mfma_f32_16x16x4bf16_1k, v4s, v16f)
 K(mfma_f32_4x4x4bf16_1k, v4s, v4f)
 K(mfma_f32_32x32x8bf16_1k, v4s, v16f)
 K(mfma_f32_16x16x16bf16_1k, v4s, v4f)
+#endif

@@ -1,5 +1,7 @@
 #!/bin/sh
-# Builds mfma.gfx90a.hsaco (used by TestMFMA) from mfma.cl.
+# Builds mfma.gfx90a.hsaco and mfma.gfx908.hsaco (used by TestMFMA) from mfma.cl.
 set -e
 cd "$(dirname "$0")"
-clang-15 -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu=gfx90a -mcode-object-version=4 -O2 -nogpulib -o mfma.gfx90a.hsaco mfma.cl
+for cpu in gfx90a gfx908; do
+  clang-15 -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu=$cpu -mcode-object-version=4 -O2 -nogpulib -o mfma.$cpu.hsaco mfma.cl
+done
