@@ -390,6 +390,9 @@ func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error 
 		}
 	case v == 125: // "null"
 		op.Kind = KindSpecial
+		if op.Count > 4 {
+			return errBadOp // no 256/512-bit special register class (s_load_dwordx8 null is invalid)
+		}
 	case v == 254 && op.Count > 1:
 		return errBadOp // lds_direct is 32 bits
 	case v == 103 || v == 105 || v == 107 || v == 124 || v == 127:
