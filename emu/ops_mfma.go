@@ -25,7 +25,8 @@ import "math"
 // rounded once to f32 (round to nearest even), which equals the hardware
 // result whenever the sum is exact (as in the tests); integer forms wrap.
 // CBSZ/ABID/BLGP broadcasts are not implemented (the decoder's fields are
-// rejected in buildOp); MFMA ignores EXEC as the hardware does.
+// rejected in buildOp). All 64 lanes are computed whatever EXEC holds
+// (the matrix spans the wave; compilers issue MFMA with EXEC all ones).
 
 type mfmaShape struct {
 	m, n, k, blocks int
