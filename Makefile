@@ -4,7 +4,8 @@
 #   make test    gofmt, go vet, unit tests (race detector on the concurrent
 #                packages), integration tests
 #   make corpus  regenerate testdata/kernels (needs the Debian LLVM/ROCm toolchain)
-#   make bench   the Go benchmarks
+#   make bench   the performance suite against native PoCL (bench/README.md)
+#   make bench-go  the packages' Go benchmarks
 #
 # Both demo and test run scripts/setup.sh first when the toolchain is missing.
 
@@ -17,7 +18,7 @@ SHIM  := bin/librocpu-preload.so
 RACE_PKGS := $(shell $(GO) list ./internal/vmem/... ./emu/... ./hsa/... 2>/dev/null)
 DEMO_OBJ := testdata/kernels/obj/vector_add.gfx90a.co4.O2.hsaco
 
-.PHONY: all build demo test fmt-check vet unit race integration corpus bench setup-if-needed clean
+.PHONY: all build demo test fmt-check vet unit race integration corpus bench bench-go setup-if-needed clean
 
 all: build
 
@@ -78,8 +79,13 @@ integration: build
 corpus:
 	bash scripts/corpus.sh
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+# bench: the performance suite (rocpu vs native PoCL on the same OpenCL
+# sources; results into bench/results), then the packages' Go benchmarks.
+bench: build
+	./$(BIN) bench --out bench/results --commit $$(git rev-parse --short HEAD)
+
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem ./isa/ ./codeobject/ ./emu/ ./hsa/ ./internal/vmem/
 
 clean:
 	rm -rf bin
