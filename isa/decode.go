@@ -428,6 +428,12 @@ func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error 
 		}
 		op.Kind = KindLiteral
 		op.Value = uint64(in.Words[in.Len/4-1])
+		if op.Type == TypeRegOnly {
+			// A register-only source still consumes the literal dword,
+			// but LLVM prints it as /*invalid immediate*/
+			// (v_readfirstlane_b32 s2, 0x1).
+			op.Kind = KindBadImm
+		}
 	default:
 		return errBadOp
 	}
