@@ -29,9 +29,12 @@ func newEmuRT(t testing.TB) *Runtime {
 func TestEmuLaunch(t *testing.T) {
 	r := newEmuRT(t)
 	gpu := r.GPUAgents()[0]
-	e, _, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
+	e, l, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := l.PredecodeErr(); err != nil {
+		t.Errorf("the emulator could not predecode at load: %v", err)
 	}
 	sym, err := e.Symbol("add.kd", gpu)
 	if err != nil {

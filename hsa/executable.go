@@ -368,7 +368,14 @@ type LoadedCodeObject struct {
 	kernels []*Kernel
 	reader  CodeObjectReader // a copy of the reader's storage facts
 	segs    [][2]uint64      // loaded PT_LOAD segments: base, size
+	// predecodeErrs records kernels whose code the device could not decode
+	// at load time (they are decoded lazily instead).
+	predecodeErrs []error
 }
+
+// PredecodeErr reports the kernels whose code the device could not decode
+// at load time, or nil. Such code still runs: it is decoded when executed.
+func (l *LoadedCodeObject) PredecodeErr() error { return errors.Join(l.predecodeErrs...) }
 
 // Handle returns the opaque hsa_loaded_code_object_t handle.
 func (l *LoadedCodeObject) Handle() uint64 { return l.handle }
@@ -622,6 +629,14 @@ func (e *Executable) registerSymbols(l *LoadedCodeObject) error {
 		if err := r.RegisterKernel(k); err != nil {
 			return err
 		}
+		if pd, ok := l.agent.dev.(codePredecoder); ok && ki.CodeSize > 0 {
+			// Decode once, at load time (DESIGN.md "Execution"). A range
+			// the device cannot predecode is still decoded lazily when it
+			// runs, so a failure here costs speed, never correctness.
+			if err := pd.Predecode(ki.CodeAddr+l.delta, ki.CodeSize); err != nil {
+				l.predecodeErrs = append(l.predecodeErrs, fmt.Errorf("predecode %s: %w", ki.Name, err))
+			}
+		}
 		l.kernels = append(l.kernels, k)
 		kdNames[ki.DescriptorSymbol.Name] = true
 		syms = append(syms, &ExecutableSymbol{kind: HSA_SYMBOL_KIND_KERNEL, name: ki.DescriptorSymbol.Name, agent: l.agent,
@@ -651,6 +666,12 @@ func (e *Executable) registerSymbols(l *LoadedCodeObject) error {
 		e.addSymbolLocked(s)
 	}
 	return nil
+}
+
+// codePredecoder is implemented by devices that decode code ahead of its
+// first execution (emu.Device.Predecode).
+type codePredecoder interface {
+	Predecode(addr, size uint64) error
 }
 
 // codeInvalidator is implemented by devices that cache decoded code

@@ -460,3 +460,49 @@ func TestLoadHIPExecutable(t *testing.T) {
 		}
 	}
 }
+
+// predecodingDevice records Predecode calls.
+type predecodingDevice struct {
+	fakeDevice
+	mu     sync.Mutex
+	ranges [][2]uint64
+}
+
+func (d *predecodingDevice) Predecode(addr, size uint64) error {
+	d.mu.Lock()
+	d.ranges = append(d.ranges, [2]uint64{addr, size})
+	d.mu.Unlock()
+	return nil
+}
+
+// TestLoadPredecodesKernels: loading hands each kernel's code range to a
+// device that decodes ahead of time, starting at the kernel's entry.
+func TestLoadPredecodesKernels(t *testing.T) {
+	dev := &predecodingDevice{}
+	r, err := New(Config{Stderr: io.Discard, NewDevice: func(DeviceConfig) (Device, error) { return dev, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	e, l, err := loadExe(t, r, r.GPUAgents()[0], "kernels.gfx90a.co4.hsaco")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Destroy()
+	ks := l.Kernels()
+	if len(dev.ranges) != len(ks) || len(ks) == 0 {
+		t.Fatalf("predecoded %#x for %d kernels", dev.ranges, len(ks))
+	}
+	for _, k := range ks {
+		found := false
+		for _, rg := range dev.ranges {
+			found = found || rg[0] == k.Entry && rg[1] > 0
+		}
+		if !found {
+			t.Errorf("kernel %s at %#x not predecoded (ranges %#x)", k.Name, k.Entry, dev.ranges)
+		}
+	}
+	if err := l.PredecodeErr(); err != nil {
+		t.Error(err)
+	}
+}
