@@ -29,14 +29,20 @@
 // goldens, and a differential test against llvm-objdump-15): SOP2, SOPK,
 // SOP1, SOPC, SOPP, SMEM, VOP1, VOP2, VOPC (including their SDWA and DPP
 // forms), VOP3A/VOP3B, VOP3P (packed math, mad_mix/fma_mix, dot), DS,
-// FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, and the gfx908+ MFMA instructions (cbsz,
+// FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF, the gfx908+ MFMA instructions (cbsz,
 // abid, blgp, acc_cd and AGPR source selects), VINTRP (v_interp_*_e32 on
-// gfx900-gfx90c, attrN.c and p10/p20/p0 operands), EXP (gfx900-gfx90c;
-// generated target names, compr source pairing, off for disabled sources). Not yet exact: v_accvgpr_*
-// and gfx940's v_smfmac_* operand files, the attribute operand of
-// VOP3-encoded v_interp_*; not decoded: the MIMG family,
-// which returns an error wrapping ErrNotSupported. LLVM 15
-// cannot disassemble gfx941/gfx942; they use gfx940's tables.
+// gfx900-gfx90c: attrN.c and p10/p20/p0 operands) and EXP (gfx900-gfx90c:
+// generated target names, compr source pairing, off for disabled sources).
+//
+// Not yet exact, and skipped by the tests' knownGap list (decode_test.go):
+// gfx940's v_smfmac_* operand files and the attribute operand of
+// VOP3-encoded v_interp_* (v_interp_p1ll_f16, ...). Words on which
+// llvm-objdump-15 crashes (an assertion in the gfx908 MAI printer,
+// llvm_unreachable for SDWA select 7) are not compared. Not decoded: the
+// MIMG family (image_*), which returns an error wrapping ErrNotSupported.
+// LLVM 15 cannot disassemble gfx941/gfx942; they use gfx940's tables.
+//
+// Testdata: see testdata/README.
 package isa
 
 //go:generate go run ../internal/cmd/isagen -o tables_gfx9.go

@@ -598,6 +598,12 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 		if m.OpSel != 0 {
 			// op_sel:[src0,...,dst]: the destination bit is bit 3.
 			n := in.numSrcs()
+			if n < 3 && d.ModPrint&(1<<5) != 0 {
+				// The OPSEL2 probe changed LLVM's text: the opcode has a
+				// hidden third source (gfx940 v_cvt_sr_*8_f32 vdst_in),
+				// and LLVM prints all four bits.
+				n = 3
+			}
 			v := m.OpSel&(1<<n-1) | (m.OpSel>>3&1)<<n
 			b = appendBits(b, "op_sel", v, n+1)
 		}
