@@ -12,85 +12,40 @@ import (
 // the initial arguments exactly as the OpenCL C source specifies it (float
 // references are unfused: a*b+c rounds twice, matching fp_contract=off).
 
-func i32s(b []byte) []int32 {
-	out := make([]int32, len(b)/4)
-	for i := range out {
-		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+// word is an element type of a kernel buffer.
+type word interface {
+	~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
+}
+
+// decodeLE reads b as little-endian elements of T (a trailing partial
+// element is ignored).
+func decodeLE[T word](b []byte) []T {
+	out := make([]T, len(b)/binary.Size(*new(T)))
+	if _, err := binary.Decode(b, binary.LittleEndian, out); err != nil {
+		panic(err) // cannot happen: out is sized from b
 	}
 	return out
 }
 
-func u32s(b []byte) []uint32 {
-	out := make([]uint32, len(b)/4)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b[4*i:])
-	}
-	return out
-}
-
-func i64s(b []byte) []int64 {
-	out := make([]int64, len(b)/8)
-	for i := range out {
-		out[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out
-}
-
-func f32s(b []byte) []float32 {
-	out := make([]float32, len(b)/4)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return out
-}
-
-func f64s(b []byte) []float64 {
-	out := make([]float64, len(b)/8)
-	for i := range out {
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out
-}
-
-func fromI32(v []int32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
+// encodeLE returns v as little-endian bytes.
+func encodeLE[T word](v []T) []byte {
+	b, err := binary.Append(make([]byte, 0, len(v)*binary.Size(*new(T))), binary.LittleEndian, v)
+	if err != nil {
+		panic(err) // cannot happen: T is fixed-size
 	}
 	return b
 }
 
-func fromU32(v []uint32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], x)
-	}
-	return b
-}
-
-func fromI64(v []int64) []byte {
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
-	}
-	return b
-}
-
-func fromF32(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-func fromF64(v []float64) []byte {
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-	}
-	return b
-}
+func i32s(b []byte) []int32      { return decodeLE[int32](b) }
+func u32s(b []byte) []uint32     { return decodeLE[uint32](b) }
+func i64s(b []byte) []int64      { return decodeLE[int64](b) }
+func f32s(b []byte) []float32    { return decodeLE[float32](b) }
+func f64s(b []byte) []float64    { return decodeLE[float64](b) }
+func fromI32(v []int32) []byte   { return encodeLE(v) }
+func fromU32(v []uint32) []byte  { return encodeLE(v) }
+func fromI64(v []int64) []byte   { return encodeLE(v) }
+func fromF32(v []float32) []byte { return encodeLE(v) }
+func fromF64(v []float64) []byte { return encodeLE(v) }
 
 // argOf returns the initial bytes of a named argument.
 func (in *RefInput) arg(name string) ([]byte, error) {
