@@ -14,7 +14,7 @@ var encOps = [numTableEncodings]int{
 	encVOP1SDWA: 256, encVOP1DPP: 256, encVOP2SDWA: 64, encVOP2DPP: 64, encVOPCSDWA: 256, encVOPCDPP: 256,
 	EncSOP2: 48, EncSOPK: 32, EncSOP1: 256, EncSOPC: 128, EncSOPP: 128, EncSMEM: 256,
 	EncVOP2: 64, EncVOP1: 256, EncVOPC: 256, EncVOP3: 0x380, EncVOP3P: 128, EncDS: 256,
-	EncFLAT: 128, EncSCRATCH: 128, EncGLOBAL: 128, EncMUBUF: 128, EncMTBUF: 16, EncVINTRP: 4, EncEXP: 1,
+	EncFLAT: 128, EncSCRATCH: 128, EncGLOBAL: 128, EncMUBUF: 128, EncMTBUF: 16, EncMIMG: 256, EncVINTRP: 4, EncEXP: 1,
 }
 
 // procTable maps (encoding, opcode field) to gfx9Descs index + 1 for one
@@ -92,7 +92,6 @@ var (
 	errUnknownOp = &DecodeError{Msg: "unknown opcode", Err: ErrInvalidEncoding}
 	errBadMods   = &DecodeError{Msg: "modifier bits not valid for this opcode", Err: ErrInvalidEncoding}
 	errBadOp     = &DecodeError{Msg: "invalid operand", Err: ErrInvalidEncoding}
-	errNoTable   = &DecodeError{Msg: "encoding family not supported yet (MIMG)", Err: ErrNotSupported}
 	errProc      = &DecodeError{Msg: "processor not supported", Err: ErrNotSupported}
 	errLiteral   = &DecodeError{Msg: "literal constant not allowed in this encoding", Err: ErrInvalidEncoding}
 )
@@ -179,7 +178,7 @@ func decodeInto(in *Inst, t Target, code []byte) error {
 	case 0x31:
 		return decodeEXP(in, tab, w0, w1)
 	case 0x3c:
-		return errNoTable
+		return decodeMIMG(in, tab, w0, w1)
 	}
 	return errUnknownOp
 }
@@ -428,9 +427,10 @@ func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error 
 		}
 		op.Kind = KindLiteral
 		op.Value = uint64(in.Words[in.Len/4-1])
-		if op.Type == TypeRegOnly {
-			// A register-only source still consumes the literal dword,
-			// but LLVM prints it as /*invalid immediate*/
+		if op.Type == TypeRegOnly || op.Field == FieldDst || op.Field == FieldSDst {
+			// A register-only source (or an SGPR destination in an 8-bit
+			// vdst field) still consumes the literal dword, but LLVM
+			// prints it as /*invalid immediate*/
 			// (v_readfirstlane_b32 s2, 0x1).
 			op.Kind = KindBadImm
 		}

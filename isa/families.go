@@ -2,6 +2,7 @@ package isa
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strings"
 )
 
@@ -186,14 +187,15 @@ func decodeVOP1(in *Inst, tab *procTable, code []byte, w0 uint32) error {
 	return decodeVOP1Plain(in, d, code, w0)
 }
 
-// vop1SrcVGPROnly reports a VOP1 row whose src0 always names a VGPR.
-func vop1SrcVGPROnly(d *opDesc) bool {
+// vop1Src0Ignorable reports a VOP1 row whose src0 always names a VGPR or
+// that has no src0.
+func vop1Src0Ignorable(d *opDesc) bool {
 	for _, s := range gfx9Templates[d.Tmpl] {
 		if s.Field == FieldSrc0 {
 			return s.Type == TypeVGPROnly
 		}
 	}
-	return false
+	return true
 }
 
 func decodeVOP1Plain(in *Inst, d *opDesc, code []byte, w0 uint32) error {
@@ -534,6 +536,24 @@ const (
 // decodeExt decodes the SDWA (src0 = 0xF9) and DPP (src0 = 0xFA) forms;
 // sdwaEnc is the family's SDWA table encoding (DPP is the next one).
 func decodeExt(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 uint32) error {
+	err := decodeExt1(in, tab, code, sdwaEnc, op, w0)
+	if err == nil || sdwaEnc != encVOP1SDWA || err == errShort {
+		return err
+	}
+	// LLVM tries the 32-bit table after the 64-bit SDWA/DPP ones fail. An
+	// opcode whose src0 is a plain VGPR field (v_swap_b32) or that has no
+	// src0 (v_nop) then decodes as _e32, where 0xf9/0xfa name v249/v250 or
+	// nothing.
+	in.Words[1], in.Len = 0, 4
+	in.Form, in.Mod = FormNone, Modifiers{}
+	if pd, perr := lookup(in, tab, EncVOP1, op); perr == nil && vop1Src0Ignorable(pd) {
+		return decodeVOP1Plain(in, pd, code, w0)
+	}
+	in.Op, in.Enc, in.desc = 0, 0, 0
+	return err
+}
+
+func decodeExt1(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 uint32) error {
 	if len(code) < 8 {
 		return errShort
 	}
@@ -547,16 +567,6 @@ func decodeExt(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 u
 	}
 	d, err := lookup(in, tab, enc, op)
 	if err != nil {
-		if sdwaEnc == encVOP1SDWA {
-			// An opcode without SDWA/DPP forms whose src0 is a plain VGPR
-			// field (v_swap_b32): LLVM's decoder falls back to the 32-bit
-			// table, where 0xf9/0xfa name v249/v250.
-			in.Words[1], in.Len = 0, 4
-			if pd, perr := lookup(in, tab, EncVOP1, op); perr == nil && vop1SrcVGPROnly(pd) {
-				return decodeVOP1Plain(in, pd, code, w0)
-			}
-			in.Op, in.Enc, in.desc = 0, 0, 0
-		}
 		return err
 	}
 	var f fields
@@ -890,6 +900,97 @@ func decodeEXP(in *Inst, tab *procTable, w0, w1 uint32) error {
 		}
 		if n >= 0 && en&(1<<n) == 0 {
 			*op = Operand{Kind: KindOff, Field: op.Field}
+		}
+	}
+	return nil
+}
+
+// MIMG modifier probe order (generator).
+const (
+	mimgUnorm = 1 << iota
+	mimgGLC
+	mimgDA
+	mimgR128
+	mimgTFE
+	mimgLWE
+	mimgSLC
+	mimgSCC
+	mimgD16
+	mimgW0Unused
+	mimgW1Unused
+)
+
+// decodeMIMG decodes the GFX9 MIMG encoding (LLVM MIMGe_gfx6789 and
+// MIMGe_gfx90a): word 0 slc[25] op[24:18] lwe[17] tfe[16] (gfx90a: acc)
+// r128/a16[15] da[14] glc[13] unorm[12] dmask[11:8] scc[7] op7[0]; word 1
+// d16[31] ssamp[25:21] srsrc[20:16] vdata[15:8] vaddr[7:0].
+//
+// The number of data registers follows dmask, tfe and d16 as LLVM's
+// AMDGPUDisassembler::convertMIMGInst computes it; the generated
+// gfx9MIMGCounts row gives it per opcode. When the wider tuple would run
+// past v255, LLVM keeps the register class of the decoded (narrowest)
+// variant, so the template's count stays.
+func decodeMIMG(in *Inst, tab *procTable, w0, w1 uint32) error {
+	d, err := lookup(in, tab, EncMIMG, (w0>>18)&0x7f|(w0&1)<<7)
+	if err != nil {
+		return err
+	}
+	set := (w0>>12)&0x3f | (w0>>25&1)<<6 | (w0>>7&1)<<7 | (w1>>31)<<8
+	if w0&0x7e != 0 {
+		set |= mimgW0Unused
+	}
+	if w1&(0x1f<<26) != 0 {
+		set |= mimgW1Unused
+	}
+	if err := checkMods(d, set); err != nil {
+		return err
+	}
+	dmask := (w0 >> 8) & 0xf
+	k := uint32(0)
+	if dmask != 0 {
+		k = uint32(bits.OnesCount32(dmask)) - 1
+	}
+	k |= (w0>>16&1)<<2 | (w1>>31)<<3
+	count := gfx9MIMGCounts[d.Counts][k]
+	if count == 0 {
+		return errBadOp
+	}
+	set &= d.ModPrint
+	m := &in.Mod
+	m.DMask = uint8(dmask)
+	for _, x := range [...]struct{ probe, flag uint32 }{{mimgUnorm, FlagUnorm}, {mimgGLC, FlagGLC}, {mimgDA, FlagDA},
+		{mimgR128, FlagA16}, {mimgLWE, FlagLWE}, {mimgSLC, FlagSLC}, {mimgSCC, FlagSCC}, {mimgD16, FlagD16}} {
+		if set&x.probe != 0 {
+			m.Flags |= x.flag
+		}
+	}
+	acc := false
+	if set&mimgTFE != 0 {
+		if in.Target.Proc >= ProcGFX90A && in.Target.Proc != ProcGFX90C {
+			acc = true
+			m.Flags |= FlagAcc
+		} else {
+			m.Flags |= FlagTFE
+		}
+	}
+	var f fields
+	f[FieldDst] = (w1 >> 8) & 0xff
+	f[FieldSrc0] = w1 & 0xff
+	f[FieldBase] = ((w1 >> 16) & 0x1f) * 4
+	f[FieldSrc1] = ((w1 >> 21) & 0x1f) * 4
+	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0), nil, false, false); err != nil {
+		return err
+	}
+	for i := range in.Ops[:in.NumOps] {
+		o := &in.Ops[i]
+		if o.Field != FieldDst || o.Kind != KindVGPR {
+			continue
+		}
+		if int(o.Reg)+int(count) <= 256 {
+			o.Count = count
+		}
+		if acc {
+			o.Kind = KindAGPR
 		}
 	}
 	return nil

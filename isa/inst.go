@@ -76,6 +76,11 @@ const (
 	FlagDone             // EXP done
 	FlagCompr            // EXP compr (sources are packed 16-bit pairs)
 	FlagVM               // EXP vm
+	FlagUnorm            // MIMG unorm
+	FlagDA               // MIMG da
+	FlagA16              // MIMG r128/a16 bit (LLVM 15 prints a16 on GFX9)
+	FlagLWE              // MIMG lwe
+	FlagD16              // MIMG d16
 )
 
 // Modifiers holds an instruction's modifier fields. Per-source bit sets use
@@ -98,6 +103,7 @@ type Modifiers struct {
 	CBSZ, ABID, BLGP  uint8
 	DPPCtrl           uint16
 	RowMask, BankMask uint8
+	DMask             uint8 // MIMG dmask (enabled components)
 }
 
 // Inst is one decoded instruction. It is a plain value: decoding allocates

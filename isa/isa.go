@@ -206,6 +206,7 @@ type opDesc struct {
 	ZeroMask   uint32   // bit Field: register fields that must be zero
 	Tmpl       int16    // gfx9Templates index
 	Alts       [7]int16 // alternative layouts (SOPP nonzero, SMEM soe/sgpr, FLAT glc/lds/saddr, MUBUF lds)
+	Counts     int16    // MIMG: gfx9MIMGCounts index (data registers per dmask/tfe/d16), -1 otherwise
 }
 
 // descVOP3B marks the rows whose template has a VOP3B sdst, descMAI the

@@ -194,6 +194,18 @@ func randomWord(r *rand.Rand, enc Encoding, code uint32) []uint32 {
 		return []uint32{0xc4000000 | w0&0x3ffffff, w1}
 	case EncVINTRP:
 		return []uint32{0xd4000000 | code<<16 | w0&0x3fcffff}
+	case EncMIMG:
+		if r.Intn(2) == 0 {
+			w1 &^= 0x03e00000 // ssamp 0: loads/stores/atomics want it
+		}
+		if r.Intn(4) != 0 {
+			w0 &^= 0x7e // unused bits
+			w1 &^= 0x7c000000
+		}
+		if r.Intn(3) == 0 {
+			w1 = w1&^0xff00 | 0xf000 // vdata near v255: wide tuples fall back
+		}
+		return []uint32{0xf0000000 | (code&0x7f)<<18 | code>>7 | w0&0x203fffe, w1}
 	case encVOP1SDWA, encVOP1DPP, encVOP2SDWA, encVOP2DPP, encVOPCSDWA, encVOPCDPP:
 		base := map[Encoding]Encoding{encVOP1SDWA: EncVOP1, encVOP1DPP: EncVOP1, encVOP2SDWA: EncVOP2,
 			encVOP2DPP: EncVOP2, encVOPCSDWA: EncVOPC, encVOPCDPP: EncVOPC}[enc]
@@ -346,6 +358,8 @@ func decodeEnc(w0 uint32) (Encoding, error) {
 		return EncMUBUF, nil
 	case 0x3a:
 		return EncMTBUF, nil
+	case 0x3c:
+		return EncMIMG, nil
 	}
 	return EncInvalid, fmt.Errorf("unknown")
 }

@@ -690,6 +690,24 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 		if m.Flags&FlagNV != 0 {
 			b = append(b, " nv"...)
 		}
+	case EncMIMG:
+		// The MIMG asm string: dmask unorm cpol r128(a16) tfe lwe da d16.
+		if m.DMask != 0 {
+			b = append(b, " dmask:"...)
+			b = appendHex(b, uint64(m.DMask))
+		}
+		if m.Flags&FlagUnorm != 0 {
+			b = append(b, " unorm"...)
+		}
+		b = cpol(b, false)
+		for _, x := range [...]struct {
+			flag uint32
+			text string
+		}{{FlagA16, " a16"}, {FlagTFE, " tfe"}, {FlagLWE, " lwe"}, {FlagDA, " da"}, {FlagD16, " d16"}} {
+			if m.Flags&x.flag != 0 {
+				b = append(b, x.text...)
+			}
+		}
 	case EncEXP:
 		// AMDGPUInstPrinter prints done, compr and vm in this order.
 		if m.Flags&FlagDone != 0 {

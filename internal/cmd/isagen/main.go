@@ -79,6 +79,21 @@ type family struct {
 	alts   []alt    // alternative operand layouts (FLAT saddr, ...)
 	e32    bool     // mnemonics end in _e32
 	vop3   bool
+	mimg   bool // probe the data register count per dmask/tfe/d16 (mimgCounts)
+}
+
+// mimgCount returns the MIMG probe words for data count index k: dmask
+// with k&3+1 low bits set, tfe (bit 16) if k&4, d16 (bit 63) if k&8.
+func mimgCount(base []uint32, k int) []uint32 {
+	w := append([]uint32(nil), base...)
+	w[0] = w[0]&^(0xf<<8|1<<16) | uint32(1<<(k&3+1)-1)<<8
+	if k&4 != 0 {
+		w[0] |= 1 << 16
+	}
+	if k&8 != 0 {
+		w[1] |= 1 << 31
+	}
+	return w
 }
 
 type mod struct {
@@ -270,6 +285,19 @@ func families() []family {
 		mods: []mod{named("GLC", 0, 14), named("SLC", 1, 22), named("TFE", 1, 23), named("OFFEN", 0, 12), named("IDXEN", 0, 13),
 			{"OFFSET", func(w []uint32) { w[0] |= 0x10 }}, {"VADDR", func(w []uint32) { w[1] |= mSrc0 }}, named("SCC", 1, 21)},
 	})
+	// MIMG: 111100 slc[25] op[24:18] lwe[17] tfe/acc[16] r128/a16[15] da[14] glc[13] unorm[12]
+	// dmask[11:8] scc[7] op7[0]; d16[63] ssamp[57:53] srsrc[52:48] vdata[47:40] vaddr[39:32]
+	// (LLVM MIMGe_gfx6789 / MIMGe_gfx90a). Probed with dmask 0x1; the data
+	// register count for other dmask/tfe/d16 values is probed separately
+	// (mimgCounts), since LLVM's convertMIMGInst derives it from them.
+	fs = append(fs, family{enc: "MIMG", nops: 256, mimg: true,
+		zero: func(op int) []uint32 { return []uint32{0xf0000000 | uint32(op&0x7f)<<18 | uint32(op>>7) | 1<<8, 0} },
+		fields: []fprobe{fld("Dst", 1, 8, mDst), fld("Src0", 1, 0, mSrc0), fld("Base", 1, 16, mBase/4),
+			fld("Src1", 1, 21, mSrc1/4)},
+		mods: []mod{named("UNORM", 0, 12), named("GLC", 0, 13), named("DA", 0, 14), named("R128", 0, 15),
+			named("TFE", 0, 16), named("LWE", 0, 17), named("SLC", 0, 25), named("SCC", 0, 7), named("D16", 1, 31),
+			{"W0UNUSED", func(w []uint32) { w[0] |= 0x7e }}, {"W1UNUSED", func(w []uint32) { w[1] |= 0x1f << 26 }}},
+	})
 	// VINTRP: 110101 vdst[25:18] op[17:16] attr[15:10] attrchan[9:8] vsrc[7:0]
 	// (gfx900-gfx90c; LLVM rejects the family on gfx90a and gfx940).
 	fs = append(fs, family{enc: "VINTRP", nops: 4, e32: true,
@@ -345,6 +373,7 @@ func main() {
 		mods     []probe
 		lits     [][3]probe // per lit source: inline 240, inline 248, literal
 		alts     []probe
+		counts   []probe // MIMG: mimgCount probes
 	}
 	results := make([][][]opProbes, len(procs))
 	for pi, cpu := range procs {
@@ -420,6 +449,11 @@ func main() {
 					a.set(w)
 					r.alts = append(r.alts, probe{words: w})
 				}
+				if f.mimg {
+					for k := 0; k < 16; k++ {
+						r.counts = append(r.counts, probe{words: mimgCount(r.base.words, k)})
+					}
+				}
 			}
 			for op := range results[pi][fi] {
 				r := &results[pi][fi][op]
@@ -433,6 +467,9 @@ func main() {
 				}
 				for k := range r.alts {
 					all = append(all, &r.alts[k])
+				}
+				for k := range r.counts {
+					all = append(all, &r.counts[k])
 				}
 			}
 		}
@@ -489,6 +526,9 @@ func main() {
 					}
 					_, at := split(a.text)
 					e.alts = append(e.alts, g.template(f, base, at, nil, a.n))
+				}
+				if f.mimg {
+					e.counts = mimgCounts(r.counts)
 				}
 				g.add(pi, e)
 			}
@@ -691,6 +731,31 @@ type entry struct {
 	modPrint   uint32
 	modInvalid uint32
 	zeroMask   uint32 // fields that must be zero
+	counts     string // MIMG: data register counts, "" for other encodings
+}
+
+// mimgCounts turns the mimgCount probes into a Go [16]uint8 literal: the
+// number of data registers LLVM prints, 0 where it rejects the word.
+func mimgCounts(ps []probe) string {
+	var cs []string
+	for _, p := range ps {
+		n := 0
+		if p.text != "" && p.n == 8 {
+			_, toks := split(p.text)
+			m := regRE.FindStringSubmatch(toks[0])
+			if m == nil {
+				log.Fatalf("MIMG count probe: %q", p.text)
+			}
+			n = 1
+			if m[3] != "" {
+				lo, _ := strconv.Atoi(m[3])
+				hi, _ := strconv.Atoi(m[4])
+				n = hi - lo + 1
+			}
+		}
+		cs = append(cs, strconv.Itoa(n))
+	}
+	return "{" + strings.Join(cs, ", ") + "}"
 }
 
 type gen struct {
@@ -710,7 +775,7 @@ type merged struct {
 func newGen() *gen { return &gen{byKey: map[string]*merged{}, names: map[string]bool{}} }
 
 func (g *gen) add(pi int, e entry) {
-	key := fmt.Sprintf("%s|%d|%s|%s|%s|%v|%d|%d|%d", e.enc, e.code, e.name, e.suffix, e.ops, e.alts, e.modPrint, e.modInvalid, e.zeroMask)
+	key := fmt.Sprintf("%s|%d|%s|%s|%s|%v|%d|%d|%d|%s", e.enc, e.code, e.name, e.suffix, e.ops, e.alts, e.modPrint, e.modInvalid, e.zeroMask, e.counts)
 	m := g.byKey[key]
 	if m == nil {
 		m = &merged{e: e}
@@ -729,7 +794,7 @@ func (g *gen) add(pi int, e entry) {
 // immediate-carrying families, typed immediates.
 func (g *gen) template(f family, mn string, toks []string, lits [][3]probe, n int) string {
 	var specs []string
-	for _, t := range toks {
+	for ti, t := range toks {
 		if strings.HasPrefix(t, "/*") && t != "/*invalid" {
 			break // a printer comment (DPP control diagnostics); not an operand
 		}
@@ -752,7 +817,7 @@ func (g *gen) template(f family, mn string, toks []string, lits [][3]probe, n in
 				}
 			}
 			if strings.HasPrefix(field, "Src") && (m[1] == "v" || m[1] == "a" || f.enc == "SOP2" || f.enc == "SOP1" || f.enc == "SOPC") {
-				typ = g.srcType(f, mn, field, hi-lo+1, lits)
+				typ = g.srcType(f, mn, field, hi-lo+1, lits, ti, len(toks))
 			}
 			specs = append(specs, fmt.Sprintf("{Field: Field%s, File: %s, Count: %d, Type: %s}", field, file, hi-lo+1, typ))
 			continue
@@ -894,7 +959,13 @@ func fieldOf(enc, file string, lo int) string {
 
 // srcType classifies how a source operand's constants are typed, from how
 // LLVM printed inline 0.5, inline 1/(2*pi) and the literal 0x13800 in it.
-func (g *gen) srcType(f family, mn, field string, count int, lits [][3]probe) string {
+//
+// tok is the operand's token index in the marker probe's ntok tokens. When
+// the literal probe prints as many tokens, only the operand's own token
+// decides between a 32-bit and a 16-bit literal, so that a mandatory K
+// literal printed beside it (v_madak_f16 v1, 0x3800, v2, 0x13800) does not
+// make a 16-bit source look 32-bit.
+func (g *gen) srcType(f family, mn, field string, count int, lits [][3]probe, tok, ntok int) string {
 	idx := map[string]int{"Src0": 0, "Src1": 1, "Src2": 2}[field]
 	var inl, lit string
 	if idx < len(lits) {
@@ -903,6 +974,9 @@ func (g *gen) srcType(f family, mn, field string, count int, lits [][3]probe) st
 		_, t = split(lits[idx][2].text)
 		if lits[idx][2].text != "" {
 			lit = strings.Join(t, ",")
+			if len(t) == ntok && tok < ntok {
+				lit = t[tok]
+			}
 		}
 	}
 	if strings.Contains(inl, "invalid") {
@@ -987,6 +1061,8 @@ func (g *gen) emit(fams []family) []byte {
 	}
 	ti("{}")
 	var descs bytes.Buffer
+	cidx := map[string]int{}
+	var clist []string
 	for _, k := range g.order {
 		m := g.byKey[k]
 		e := m.e
@@ -1007,8 +1083,18 @@ func (g *gen) emit(fams []family) []byte {
 			}
 			alts += "-1"
 		}
-		fmt.Fprintf(&descs, "\t{%s, %#x, %#x, %s, %q, %#x, %#x, %#x, %d, [7]int16{%s}},\n",
-			e.enc, e.code, m.procs, goName(e.name), e.suffix, e.modPrint, e.modInvalid, e.zeroMask, ti(e.ops), alts)
+		ci := -1
+		if e.counts != "" {
+			i, ok := cidx[e.counts]
+			if !ok {
+				i = len(clist)
+				cidx[e.counts] = i
+				clist = append(clist, e.counts)
+			}
+			ci = i
+		}
+		fmt.Fprintf(&descs, "\t{%s, %#x, %#x, %s, %q, %#x, %#x, %#x, %d, [7]int16{%s}, %d},\n",
+			e.enc, e.code, m.procs, goName(e.name), e.suffix, e.modPrint, e.modInvalid, e.zeroMask, ti(e.ops), alts, ci)
 	}
 	var hk []string
 	for k := range g.hwregs {
@@ -1038,6 +1124,11 @@ func (g *gen) emit(fams []family) []byte {
 	fmt.Fprintf(&b, "// expTargets is the export target text llvm-objdump prints for EXP target[9:4].\nvar expTargets = [64]string{\n")
 	for _, t := range g.expTargets {
 		fmt.Fprintf(&b, "\t%q,\n", t)
+	}
+	fmt.Fprintf(&b, "}\n\n")
+	fmt.Fprintf(&b, "// gfx9MIMGCounts are the MIMG data register counts llvm-objdump prints,\n// indexed by opDesc.Counts and then by dmask popcount-1 | tfe<<2 | d16<<3\n// (0: LLVM rejects the word).\nvar gfx9MIMGCounts = [...][16]uint8{\n")
+	for _, c := range clist {
+		fmt.Fprintf(&b, "\t%s,\n", c)
 	}
 	fmt.Fprintf(&b, "}\n\n")
 	fmt.Fprintf(&b, "var gfx9Templates = [...][]operandSpec{\n")
