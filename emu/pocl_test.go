@@ -8,8 +8,8 @@ import (
 	"maps"
 	"math"
 	"os"
+	"regexp"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/rocpu/rocpu/hsa"
@@ -20,10 +20,13 @@ import (
 // TestPoCLDifferential runs every OpenCL kernel of the corpus that PoCL can
 // run (manifest pocl=true) natively on PoCL and on the engine, for every
 // GFX9 object built from its source (each target, code object version,
-// optimisation level and -ffp-contract mode built), on three NDRange sizes:
-// the manifest's, and two whose global sizes are not multiples of the
-// workgroup size in any dimension (partial workgroups). PoCL runs once per
-// (source, kernel, size); every object's results are compared with that run.
+// optimisation level and -ffp-contract mode built), on the NDRange sizes of
+// poclSizes: the manifest's, a smaller uniform one, and two whose global
+// sizes are not multiples of the workgroup size in any dimension (partial
+// workgroups in every dimension: 1D, 2D and 3D kernels, including the
+// work-item and group query kernels ids_2d, ids_3d and partial_groups). PoCL
+// runs once per (source, kernel, size); every object's results are compared
+// with that run.
 //
 // Comparison per output buffer (the object's own manifest check decides):
 //   - integer and exact float outputs: bit-exact;
@@ -123,7 +126,7 @@ func TestPoCLDifferential(t *testing.T) {
 			continue
 		}
 		for _, k := range o.Kernels {
-			if !k.PoCL || len(k.Printf) > 0 {
+			if (!k.PoCL && !poclNonUniform[k.Name]) || len(k.Printf) > 0 {
 				continue
 			}
 			kk := key{o.Source, k.Name}
@@ -145,9 +148,9 @@ func TestPoCLDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 			base, _ := groups[kk][0].Kernel(kk.kernel)
-			sizes := poclSizes(base.Launch, splittable(string(src)))
+			sizes := poclSizes(base.Launch, needsUniform(string(src), kk.kernel))
 			if testing.Short() {
-				sizes = sizes[1:2]
+				sizes = sizes[len(sizes)-1:]
 			}
 			for _, g := range sizes {
 				pk := *base
@@ -197,45 +200,122 @@ func TestPoCLDifferential(t *testing.T) {
 
 // poclSizes returns the global sizes a kernel runs at: the manifest's;
 // about half of it in each dimension, rounded down to a multiple of the
-// workgroup size; and, for 1D kernels PoCL can run split (see runPoCL),
-// two sizes that are not multiples of the workgroup size: one whose last
-// workgroup has a single work-item and one about half the manifest's. Other
-// kernels get a third uniform size, one workgroup per dimension. Sizes never
-// exceed the manifest's, so its buffer sizes suffice (buffer tails a smaller
-// grid leaves untouched keep their initial bytes on both sides).
-func poclSizes(l corpus.Launch, splittable bool) [][3]int {
-	var half, one [3]int
+// workgroup size; and two sizes that are not multiples of the workgroup size
+// in any dimension with a workgroup size above 1 (see runPoCL for how PoCL
+// runs them): one whose last workgroup has a single work-item in each such
+// dimension, and one about half the manifest's. Kernels whose source
+// requires full workgroups (uniform) get a third uniform size instead, one
+// workgroup per dimension. Sizes never exceed the manifest's, so its buffer
+// sizes suffice (buffer tails a smaller grid leaves untouched keep their
+// initial bytes on both sides).
+func poclSizes(l corpus.Launch, uniform bool) [][3]int {
+	var half, one, last, odd [3]int
+	ragged := false
 	for d := 0; d < 3; d++ {
 		g, w := max(l.Global[d], 1), max(l.Local[d], 1)
-		half[d], one[d] = max(w, g/2/w*w), w
+		half[d], one[d], last[d], odd[d] = max(w, g/2/w*w), w, g, g
 		if d >= l.Dims {
 			half[d], one[d] = g, g
+			continue
+		}
+		if w > 1 && g > w {
+			ragged = true
+			last[d] = g - w + 1
+			if last[d]%w == 0 {
+				last[d] = g - 1
+			}
+			odd[d] = g/2 + 1
+			if odd[d]%w == 0 {
+				odd[d]++
+			}
 		}
 	}
 	sizes := [][3]int{l.Global, half}
-	if l.Dims == 1 && splittable && l.Local[0] > 1 {
-		g, w := l.Global[0], l.Local[0]
-		h := g/2 + 1
-		if h%w == 0 {
-			h++
-		}
-		return append(sizes, [3]int{g - w + 1, 1, 1}, [3]int{h, 1, 1})
+	if ragged && !uniform {
+		return append(sizes, last, odd)
 	}
 	return append(sizes, one)
 }
 
-// poclNotSplittable are the work-item functions whose values differ when a
-// non-uniform NDRange is run as two launches (see runPoCL).
-var poclNotSplittable = []string{"get_group_id", "get_num_groups", "get_global_size",
-	"get_enqueued_local_size", "get_global_linear_id", "get_global_offset"}
+// poclNonUniform are kernels the manifest marks as not runnable on PoCL only
+// because their launch is a non-uniform NDRange, which runPoCL runs.
+var poclNonUniform = map[string]bool{"partial_groups": true}
 
-func splittable(src string) bool {
-	for _, f := range poclNotSplittable {
-		if strings.Contains(src, f) {
-			return false
+// needsUniform reports whether the source declares kernel name with
+// reqd_work_group_size: such kernels (matmul, transpose, reduce_sum_static)
+// index their local tiles assuming every workgroup is full, so a partial
+// workgroup reads uninitialised local memory on any device.
+func needsUniform(src, name string) bool {
+	re := regexp.MustCompile(`reqd_work_group_size\s*\([^()]*\)\s*\)\s*\)\s*void\s+` + regexp.QuoteMeta(name) + `\s*\(`)
+	return re.MatchString(src)
+}
+
+// poclPieces splits an NDRange into uniform pieces PoCL accepts (Debian's
+// PoCL rejects a global size that is not a multiple of the workgroup size:
+// CL_INVALID_WORK_GROUP_SIZE, no non-uniform workgroups). In each dimension
+// of global size g and workgroup size L = q*L + r, the full workgroups form
+// one piece (global q*L, local L) and the partial one another (global r,
+// local r, global offset moved by q*L); the pieces are the product over the
+// dimensions, at most 8. Each piece's workgroups are exactly workgroups of
+// the non-uniform NDRange, so every work-item sees its get_global_id,
+// get_local_id, get_local_size and get_local_linear_id and shares barriers
+// and local memory with the same work-items.
+func poclPieces(l corpus.Launch) (pieces []corpus.Launch) {
+	pieces = []corpus.Launch{{Dims: l.Dims, Global: [3]int{1, 1, 1}, Local: [3]int{1, 1, 1}, Offset: l.Offset}}
+	for d := 0; d < l.Dims; d++ {
+		g, w := l.Global[d], l.Local[d]
+		if w <= 0 {
+			w = g
+		}
+		var next []corpus.Launch
+		for _, p := range pieces {
+			if q := g / w * w; q > 0 {
+				p1 := p
+				p1.Global[d], p1.Local[d] = q, w
+				next = append(next, p1)
+			}
+			if r := g % w; r > 0 {
+				p2 := p
+				p2.Global[d], p2.Local[d], p2.Offset[d] = r, r, l.Offset[d]+g/w*w
+				next = append(next, p2)
+			}
+		}
+		pieces = next
+	}
+	for i := range pieces {
+		for d := l.Dims; d < 3; d++ {
+			pieces[i].Global[d], pieces[i].Local[d], pieces[i].Offset[d] = l.Global[d], l.Local[d], l.Offset[d]
 		}
 	}
-	return true
+	return pieces
+}
+
+// poclNDRangeMacros returns the source prefix that makes every piece of a
+// split NDRange (poclPieces) report the work-item functions whose values
+// differ between the piece and the whole NDRange as OpenCL 2.0 §6.13.1
+// defines them for the whole NDRange l: get_num_groups, get_global_size,
+// get_enqueued_local_size, get_global_offset and get_global_linear_id are
+// l's constants; get_group_id adds the piece's first workgroup, derived from
+// the piece's own global offset (PoCL's get_global_offset, read through a
+// function defined before the macros), so one prefix (one PoCL build) serves
+// all pieces. A function-like macro is not expanded inside its own
+// replacement (C11 6.10.3.4), so the inner get_group_id is PoCL's.
+// Dimension arguments of 3 and more are not used by the corpus and are not
+// handled.
+func poclNDRangeMacros(l corpus.Launch) string {
+	var gs, ls, ng, off [3]int
+	for d := 0; d < 3; d++ {
+		gs[d], ls[d], off[d] = max(l.Global[d], 1), max(l.Local[d], 1), l.Offset[d]
+		ng[d] = (gs[d] + ls[d] - 1) / ls[d]
+	}
+	sel := func(name string, v [3]int) string {
+		return fmt.Sprintf("#define %s(d) ((size_t)((d) == 0 ? %du : (d) == 1 ? %du : %du))\n", name, v[0], v[1], v[2])
+	}
+	return "static size_t rocpu_piece_offset(uint d) { return get_global_offset(d); }\n" +
+		sel("get_num_groups", ng) + sel("get_global_size", gs) + sel("get_enqueued_local_size", ls) + sel("get_global_offset", off) +
+		"#define get_group_id(d) (get_group_id(d) + (rocpu_piece_offset(d) - get_global_offset(d)) / get_enqueued_local_size(d))\n" +
+		fmt.Sprintf("#define get_global_linear_id() ((get_global_id(2) - %du) * %du + (get_global_id(1) - %du) * %du + (get_global_id(0) - %du))\n",
+			off[2], gs[1]*gs[0], off[1], gs[0], off[0])
 }
 
 // poclBound returns the ULP bound between the engine and PoCL for element
@@ -322,6 +402,11 @@ func comparePoCL(o *corpus.Object, k *corpus.Kernel, a *corpus.Arg, inputs, gotA
 //     LLVM 15 lowers round(x) as trunc(x) + select(|x - trunc(x)| >= 0.5,
 //     copysign(1, x), 0), so x in (-0.5, -0] gives +0 where PoCL gives -0.
 //     The contract=on builds of the same source keep the sign (as PoCL).
+//   - ids_2d, ids_3d (record slot 22 = get_local_linear_id()) in a partial
+//     workgroup: OpenCL 2.0 §6.13.1 and PoCL use the work-group's actual
+//     get_local_size; ROCm device-libs' __ockl_get_local_linear_id uses the
+//     dispatch packet's workgroup_size_x/y (the enqueued sizes), so a real
+//     GPU gives (lz*Ly + ly)*Lx + lx with the enqueued L.
 func knownPoCLDifference(o *corpus.Object, k *corpus.Kernel, a *corpus.Arg, inputs map[string][]byte, got, want []byte) (int, error) {
 	n := 0
 	switch {
@@ -354,6 +439,21 @@ func knownPoCLDifference(o *corpus.Object, k *corpus.Kernel, a *corpus.Arg, inpu
 			binary.LittleEndian.PutUint32(e, 0)
 			n++
 		}
+	case (k.Name == "ids_2d" || k.Name == "ids_3d") && a.Name == "out":
+		const nrec = 24
+		recs := max(k.Launch.Global[0], 1) * max(k.Launch.Global[1], 1) * max(k.Launch.Global[2], 1)
+		u := func(r, s int) uint32 { return binary.LittleEndian.Uint32(want[(r*nrec+s)*4:]) }
+		for r := 0; r < recs && (r+1)*nrec*4 <= len(want); r++ {
+			spec := (u(r, 6)*u(r, 11)+u(r, 5))*u(r, 10) + u(r, 4)
+			if u(r, 22) != spec {
+				return 0, fmt.Errorf("%s record %d: PoCL get_local_linear_id %d, not the spec's %d", k.Name, r, u(r, 22), spec)
+			}
+			l1, l0 := uint32(max(k.Launch.Local[1], 1)), uint32(max(k.Launch.Local[0], 1))
+			if dl := (u(r, 6)*l1+u(r, 5))*l0 + u(r, 4); dl != spec {
+				binary.LittleEndian.PutUint32(want[(r*nrec+22)*4:], dl)
+				n++
+			}
+		}
 	}
 	return n, nil
 }
@@ -362,44 +462,36 @@ func knownPoCLDifference(o *corpus.Object, k *corpus.Kernel, a *corpus.Arg, inpu
 // lack some vload overloads the corpus uses).
 const poclOptions = pocl.DefaultOptions
 
-// runPoCL is pocl.RunKernel. PoCL (Debian's) rejects a global size that is
-// not a multiple of the workgroup size (CL_INVALID_WORK_GROUP_SIZE: no
-// non-uniform workgroups), so a 1D NDRange of q full workgroups of L and a
-// last one of r < L work-items runs as two launches on the same buffers:
-// global q*L, local L, then global r, local r at global offset q*L. Every
-// work-item sees the get_global_id, get_local_id and get_local_size of the
-// non-uniform NDRange and shares barriers and local memory with the same
-// work-items; only the functions in poclNotSplittable differ, and
-// poclSizes uses such sizes only for sources that call none of them.
+// runPoCL is pocl.RunKernel for any NDRange: a non-uniform one runs as the
+// uniform pieces poclPieces gives, one after another on the same buffers,
+// each with the prefix of poclNDRangeMacros.
 func runPoCL(source string, k *corpus.Kernel, inputs map[string][]byte) (map[string][]byte, error) {
-	g, w := k.Launch.Global[0], k.Launch.Local[0]
-	if k.Launch.Dims == 1 && w > 0 && g%w != 0 {
-		if !splittable(source) {
-			return nil, fmt.Errorf("non-uniform NDRange for a source PoCL cannot run split")
-		}
-		in := maps.Clone(inputs)
-		if q := g / w * w; q > 0 {
-			k1 := *k
-			k1.Launch.Global[0] = q
-			out, err := runPoCL(source, &k1, in)
-			if err != nil {
-				return nil, err
-			}
-			maps.Copy(in, out)
-		}
-		k2 := *k
-		k2.Launch.Global[0], k2.Launch.Local[0], k2.Launch.Offset[0] = g%w, g%w, k.Launch.Offset[0]+g/w*w
-		out, err := runPoCL(source, &k2, in)
-		if err != nil {
-			return nil, err
-		}
-		for _, a := range k.Args {
-			if _, ok := out[a.Name]; !ok && a.Kind == "buffer" && a.Access != "in" {
-				out[a.Name] = in[a.Name]
-			}
-		}
-		return out, nil
+	pieces := poclPieces(k.Launch)
+	if len(pieces) == 1 && pieces[0] == k.Launch {
+		return runPoCLPiece(source, k, inputs)
 	}
+	in := maps.Clone(inputs)
+	prefix := poclNDRangeMacros(k.Launch)
+	for i, p := range pieces {
+		kp := *k
+		kp.Launch = p
+		out, err := runPoCLPiece(prefix+source, &kp, in)
+		if err != nil {
+			return nil, fmt.Errorf("piece %d of %d (global %v local %v offset %v): %w", i+1, len(pieces), p.Global, p.Local, p.Offset, err)
+		}
+		maps.Copy(in, out)
+	}
+	out := map[string][]byte{}
+	for _, a := range k.Args {
+		if a.Kind == "buffer" && a.Access != "in" {
+			out[a.Name] = in[a.Name]
+		}
+	}
+	return out, nil
+}
+
+// runPoCLPiece runs one uniform NDRange on PoCL.
+func runPoCLPiece(source string, k *corpus.Kernel, inputs map[string][]byte) (map[string][]byte, error) {
 	r := &pocl.Run{Source: pocl.NoContract + source, Kernel: k.Name, Options: poclOptions, Dims: k.Launch.Dims,
 		Global: k.Launch.Global, Local: k.Launch.Local, Offset: k.Launch.Offset}
 	for _, a := range k.Args {
@@ -425,4 +517,24 @@ func runPoCL(source string, k *corpus.Kernel, inputs map[string][]byte) (map[str
 		}
 	}
 	return out, nil
+}
+
+// TestPoCLPieces pins poclPieces on a 2D NDRange ragged in both dimensions
+// (33 = 4*8 + 1, 21 = 5*4 + 1, offset (3, 5)): four uniform pieces covering
+// it workgroup by workgroup.
+func TestPoCLPieces(t *testing.T) {
+	l := corpus.Launch{Dims: 2, Global: [3]int{33, 21, 1}, Local: [3]int{8, 4, 1}, Offset: [3]int{3, 5, 0}}
+	got := poclPieces(l)
+	want := []corpus.Launch{
+		{Dims: 2, Global: [3]int{32, 20, 1}, Local: [3]int{8, 4, 1}, Offset: [3]int{3, 5, 0}},
+		{Dims: 2, Global: [3]int{32, 1, 1}, Local: [3]int{8, 1, 1}, Offset: [3]int{3, 25, 0}},
+		{Dims: 2, Global: [3]int{1, 20, 1}, Local: [3]int{1, 4, 1}, Offset: [3]int{35, 5, 0}},
+		{Dims: 2, Global: [3]int{1, 1, 1}, Local: [3]int{1, 1, 1}, Offset: [3]int{35, 25, 0}},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("pieces:\n got %v\nwant %v", got, want)
+	}
+	if p := poclPieces(corpus.Launch{Dims: 1, Global: [3]int{128, 1, 1}, Local: [3]int{64, 1, 1}}); len(p) != 1 || p[0].Global != [3]int{128, 1, 1} {
+		t.Errorf("uniform launch split: %v", p)
+	}
 }
