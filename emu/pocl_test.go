@@ -37,7 +37,8 @@ import (
 // Known device-libs differences are explained element by element in
 // knownPoCLDifference; nothing else is tolerated. Kernels PoCL cannot run
 // (spin-waits across work-items, builtins PoCL lacks) keep their Go
-// references in TestCorpus. Printf output is checked by TestCorpus only.
+// references in TestCorpus. Printed output is compared with PoCL by
+// TestPoCLPrintf.
 func TestPoCLDifferential(t *testing.T) {
 	m, err := corpus.Load()
 	if err != nil {
