@@ -86,17 +86,26 @@ func (w *wave) scratchAddrs(o *op, exec uint64) {
 
 type addrFn func(w *wave, o *op, exec uint64)
 
-func memLoadOp(addrs addrFn) func(w *wave, o *op) {
+// memLoadOp and memStoreOp build the semantics of FLAT/GLOBAL/SCRATCH
+// loads and stores; unit enables the unit-stride fast path (mem_p_unit.go)
+// for the segments whose addresses are global.
+func memLoadOp(addrs addrFn, unit bool) func(w *wave, o *op) {
 	return func(w *wave, o *op) {
 		exec := w.exec()
+		if unit && exec == ^uint64(0) && w.loadUnit(o) {
+			return
+		}
 		addrs(w, o, exec)
 		w.memLoad(o, exec, o.imm, &o.dst)
 	}
 }
 
-func memStoreOp(addrs addrFn) func(w *wave, o *op) {
+func memStoreOp(addrs addrFn, unit bool) func(w *wave, o *op) {
 	return func(w *wave, o *op) {
 		exec := w.exec()
+		if unit && exec == ^uint64(0) && w.storeUnit(o) {
+			return
+		}
 		addrs(w, o, exec)
 		w.memStore(o, exec, o.imm, &o.src[2])
 	}
@@ -413,12 +422,12 @@ func init() {
 	for _, sg := range segs {
 		for k, v := range memKinds {
 			n := sg.prefix + "load_" + k
-			defM(n, "", memLoadOp(sg.addrs))
+			defM(n, "", memLoadOp(sg.addrs, sg.prefix != "scratch_"))
 			memImm[n] = v
 		}
 		for k, v := range storeKinds {
 			n := sg.prefix + "store_" + k
-			defM(n, "", memStoreOp(sg.addrs))
+			defM(n, "", memStoreOp(sg.addrs, sg.prefix != "scratch_"))
 			memImm[n] = v
 		}
 		if sg.prefix == "scratch_" {

@@ -1,0 +1,233 @@
+package emu
+
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
+// Unit-stride fast path for FLAT/GLOBAL dword loads and stores (bench
+// profile: per-lane address translation dominated the memory-bound
+// kernels). When EXEC is all ones and the 64 lane addresses are
+// a0 + stride·lane, stride being the access size (4, 8, 12 or 16 bytes),
+// the whole access is one range [a0, a0+64·stride) checked once against
+// one region and copied with one loop (one memmove for dwords). Anything
+// else — partial EXEC, other strides, apertures, ranges crossing regions,
+// faults — takes the general path, which gives the same bytes and the
+// same faults lane by lane.
+
+// nativeLE reports a little-endian host, where a VGPR's 64 lanes and 256
+// bytes of guest memory have the same layout.
+var nativeLE = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// unitStride returns the address of lane 0 when every lane's address is
+// lane 0's plus stride·lane, for the FLAT (vaddr pair) or GLOBAL (saddr +
+// 32-bit vaddr) addressing of o.
+func (w *wave) unitStride(o *op, stride uint32) (uint64, bool) {
+	if o.src[0].kind != kVGPR {
+		return 0, false
+	}
+	i := int(o.src[0].idx) << 6
+	if o.src[1].kind == kSGPR {
+		// saddr + zext(vaddr) + offset: vaddr must not wrap over 32 bits.
+		v := (*[64]uint32)(w.v[i : i+64])
+		v0 := v[0]
+		if uint64(v0)+63*uint64(stride) > 0xFFFF_FFFF {
+			return 0, false
+		}
+		var bad uint32
+		step := v0
+		for l := 1; l < 64; l++ {
+			step += stride
+			bad |= v[l] ^ step
+		}
+		if bad != 0 {
+			return 0, false
+		}
+		return w.sread64(&o.src[1]) + uint64(int64(o.offset)) + uint64(v0), true
+	}
+	if o.src[1].kind != kNone {
+		return 0, false
+	}
+	lo := (*[64]uint32)(w.v[i : i+64])
+	hi := (*[64]uint32)(w.v[i+64 : i+128])
+	lo0, hi0 := lo[0], hi[0]
+	if uint64(lo0)+63*uint64(stride) > 0xFFFF_FFFF {
+		return 0, false
+	}
+	var bad uint32
+	step := lo0
+	for l := 1; l < 64; l++ {
+		step += stride
+		bad |= (lo[l] ^ step) | (hi[l] ^ hi0)
+	}
+	if bad != 0 {
+		return 0, false
+	}
+	return (uint64(lo0) | uint64(hi0)<<32) + uint64(int64(o.offset)), true
+}
+
+// unitRange returns the n bytes at global address a when they lie inside
+// one region (writable if write is set), caching the region in the wave.
+func (w *wave) unitRange(a uint64, n int, write bool) ([]byte, bool) {
+	end := a + uint64(n)
+	if a>>48 != 0 || end < a {
+		return nil, false
+	}
+	if a < w.rbase || end > w.rend || write && w.rro {
+		var reg Region
+		ok := false
+		if s := w.r.scratch; s != nil && a >= s.base && a-s.base < uint64(len(s.data)) {
+			reg, ok = Region{Base: s.base, Data: s.data}, true
+		} else {
+			reg, ok = w.r.dev.cfg.Memory.Lookup(a)
+		}
+		if !ok || end > reg.Base+uint64(len(reg.Data)) || write && reg.ReadOnly {
+			return nil, false
+		}
+		w.rbase, w.rend, w.rdata, w.rro = reg.Base, reg.Base+uint64(len(reg.Data)), reg.Data, reg.ReadOnly
+	}
+	off := a - w.rbase
+	return w.rdata[off : off+uint64(n) : off+uint64(n)], true
+}
+
+// unitDwords is the number of dwords per lane of a memory kind the fast
+// path handles, or 0.
+func unitDwords(k uint32) uint32 {
+	switch k {
+	case mB32:
+		return 1
+	case mB64:
+		return 2
+	case mB96:
+		return 3
+	case mB128:
+		return 4
+	}
+	return 0
+}
+
+// loadUnit performs o (a FLAT/GLOBAL load of kind o.imm) through the
+// unit-stride fast path, reporting false (having done nothing) when it
+// does not apply. The caller has checked that EXEC is all ones.
+func (w *wave) loadUnit(o *op) bool {
+	nd := unitDwords(o.imm)
+
+	if nd == 0 || raceEnabled || !nativeLE {
+		return false
+	}
+	stride := 4 * nd
+	a0, ok := w.unitStride(o, stride)
+	if !ok {
+		return false
+	}
+	p, ok := w.unitRange(a0, int(64*stride), false)
+	if !ok {
+		return false
+	}
+	i := int(o.dst.idx) << 6
+	var r []uint32
+	switch o.dst.kind {
+	case kVGPR:
+		r = w.v[i : i+64*int(nd)]
+	case kAGPR:
+		r = w.a[i : i+64*int(nd)]
+	default:
+		return false
+	}
+	switch nd {
+	case 1:
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&r[0])), 256), p)
+	case 2:
+		d0, d1 := (*[64]uint32)(r[0:64]), (*[64]uint32)(r[64:128])
+		m := (*[64 * 8]byte)(p)
+		for l := 0; l < 64; l++ {
+			q := m[8*l : 8*l+8 : 8*l+8]
+			d0[l] = le.Uint32(q)
+			d1[l] = le.Uint32(q[4:])
+		}
+	case 3:
+		d0, d1, d2 := (*[64]uint32)(r[0:64]), (*[64]uint32)(r[64:128]), (*[64]uint32)(r[128:192])
+		m := (*[64 * 12]byte)(p)
+		for l := 0; l < 64; l++ {
+			q := m[12*l : 12*l+12 : 12*l+12]
+			d0[l] = le.Uint32(q)
+			d1[l] = le.Uint32(q[4:])
+			d2[l] = le.Uint32(q[8:])
+		}
+	case 4:
+		d0, d1, d2, d3 := (*[64]uint32)(r[0:64]), (*[64]uint32)(r[64:128]), (*[64]uint32)(r[128:192]), (*[64]uint32)(r[192:256])
+		m := (*[64 * 16]byte)(p)
+		for l := 0; l < 64; l++ {
+			q := m[16*l : 16*l+16 : 16*l+16]
+			d0[l] = le.Uint32(q)
+			d1[l] = le.Uint32(q[4:])
+			d2[l] = le.Uint32(q[8:])
+			d3[l] = le.Uint32(q[12:])
+		}
+	}
+	w.loaded += uint64(64 * stride)
+	return true
+}
+
+// storeUnit is loadUnit for FLAT/GLOBAL stores (data in src[2]).
+func (w *wave) storeUnit(o *op) bool {
+	nd := unitDwords(o.imm)
+
+	if nd == 0 || raceEnabled || !nativeLE {
+		return false
+	}
+	stride := 4 * nd
+	a0, ok := w.unitStride(o, stride)
+	if !ok {
+		return false
+	}
+	p, ok := w.unitRange(a0, int(64*stride), true)
+	if !ok {
+		return false
+	}
+	src := &o.src[2]
+	i := int(src.idx) << 6
+	var r []uint32
+	switch src.kind {
+	case kVGPR:
+		r = w.v[i : i+64*int(nd)]
+	case kAGPR:
+		r = w.a[i : i+64*int(nd)]
+	default:
+		return false
+	}
+	switch nd {
+	case 1:
+		copy(p, unsafe.Slice((*byte)(unsafe.Pointer(&r[0])), 256))
+	case 2:
+		s0, s1 := (*[64]uint32)(r[0:64]), (*[64]uint32)(r[64:128])
+		m := (*[64 * 8]byte)(p)
+		for l := 0; l < 64; l++ {
+			q := m[8*l : 8*l+8 : 8*l+8]
+			le.PutUint32(q, s0[l])
+			le.PutUint32(q[4:], s1[l])
+		}
+		w.lastStoreAddr, w.lastStore = a0, uint64(s0[0])|uint64(s1[0])<<32
+	case 3:
+		s0, s1, s2 := (*[64]uint32)(r[0:64]), (*[64]uint32)(r[64:128]), (*[64]uint32)(r[128:192])
+		m := (*[64 * 12]byte)(p)
+		for l := 0; l < 64; l++ {
+			q := m[12*l : 12*l+12 : 12*l+12]
+			le.PutUint32(q, s0[l])
+			le.PutUint32(q[4:], s1[l])
+			le.PutUint32(q[8:], s2[l])
+		}
+	case 4:
+		s0, s1, s2, s3 := (*[64]uint32)(r[0:64]), (*[64]uint32)(r[64:128]), (*[64]uint32)(r[128:192]), (*[64]uint32)(r[192:256])
+		m := (*[64 * 16]byte)(p)
+		for l := 0; l < 64; l++ {
+			q := m[16*l : 16*l+16 : 16*l+16]
+			le.PutUint32(q, s0[l])
+			le.PutUint32(q[4:], s1[l])
+			le.PutUint32(q[8:], s2[l])
+			le.PutUint32(q[12:], s3[l])
+		}
+	}
+	w.stored += uint64(64 * stride)
+	return true
+}

@@ -1,0 +1,138 @@
+package emu
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestUnitStrideMatchesGeneral: the unit-stride fast path (mem_p_unit.go)
+// loads and stores exactly the bytes the lane-by-lane path does, for every
+// dword width, both GLOBAL addressings, aligned and unaligned bases.
+func TestUnitStrideMatchesGeneral(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the fast path is off under -race")
+	}
+	w := testWave(t)
+	mem := w.r.dev.cfg.Memory.(*testMem)
+	buf := mem.alloc(t, 8192, false)
+	g := lcg(7)
+	for i := range buf.Data {
+		buf.Data[i] = byte(g.next())
+	}
+	kinds := []struct {
+		name string
+		k    uint32
+		nd   int
+	}{{"dword", mB32, 1}, {"dwordx2", mB64, 2}, {"dwordx3", mB96, 3}, {"dwordx4", mB128, 4}}
+	for _, kd := range kinds {
+		for _, saddr := range []bool{false, true} {
+			for _, base := range []uint64{0, 6, 4096 - 64*16} {
+				stride := uint64(4 * kd.nd)
+				a0 := buf.Base + base
+				o := &op{dst: v(4), src: [3]operand{v(0), {}, v(12)}, imm: kd.k, offset: 16}
+				for l := 0; l < 64; l++ {
+					a := a0 + stride*uint64(l)
+					if saddr {
+						w.v[l] = uint32(a - buf.Base)
+					} else {
+						w.v[l], w.v[64+l] = uint32(a), uint32(a>>32)
+					}
+				}
+				if saddr {
+					o.src[1] = s(20)
+					w.sets64(20, buf.Base)
+				}
+				// Load: fast path against the general path.
+				clear(w.v[4*64 : 12*64])
+				if !w.loadUnit(o) {
+					t.Fatalf("%s saddr=%v base=%d: fast path not taken", kd.name, saddr, base)
+				}
+				fast := append([]uint32(nil), w.v[4*64:(4+kd.nd)*64]...)
+				clear(w.v[4*64 : 12*64])
+				w.globalAddrs(o, ^uint64(0))
+				w.memLoad(o, ^uint64(0), kd.k, &o.dst)
+				for i, x := range w.v[4*64 : (4+kd.nd)*64] {
+					if fast[i] != x {
+						t.Fatalf("%s saddr=%v base=%d: load reg %d lane %d = %#x, want %#x", kd.name, saddr, base, i/64, i%64, fast[i], x)
+					}
+				}
+				// Store: same bytes written.
+				for i := 12 * 64; i < 16*64; i++ {
+					w.v[i] = uint32(g.next())
+				}
+				before := append([]byte(nil), buf.Data...)
+				if !w.storeUnit(o) {
+					t.Fatalf("%s saddr=%v base=%d: store fast path not taken", kd.name, saddr, base)
+				}
+				fastMem := append([]byte(nil), buf.Data...)
+				copy(buf.Data, before)
+				w.globalAddrs(o, ^uint64(0))
+				w.memStore(o, ^uint64(0), kd.k, &o.src[2])
+				if !bytes.Equal(fastMem, buf.Data) {
+					t.Fatalf("%s saddr=%v base=%d: stored bytes differ", kd.name, saddr, base)
+				}
+				if bytes.Equal(before, buf.Data) {
+					t.Fatalf("%s: store changed nothing", kd.name)
+				}
+			}
+		}
+	}
+}
+
+// TestUnitStrideDeclines: accesses the fast path must leave to the general
+// path (a lane out of step, 32-bit wrap of the lane offset, a range running
+// off the region, a store to read-only memory) are declined, and the
+// general path then faults at the right lane.
+func TestUnitStrideDeclines(t *testing.T) {
+	w := testWave(t)
+	mem := w.r.dev.cfg.Memory.(*testMem)
+	buf := mem.alloc(t, 4096, false)
+	o := &op{dst: v(4), src: [3]operand{v(0), {}, v(4)}, imm: mB32}
+	set := func(a0 uint64) {
+		for l := 0; l < 64; l++ {
+			a := a0 + 4*uint64(l)
+			w.v[l], w.v[64+l] = uint32(a), uint32(a>>32)
+		}
+	}
+	for _, bit := range []uint32{4, 1 << 20, 1 << 31} {
+		set(buf.Base)
+		w.v[17] ^= bit
+		if w.loadUnit(o) {
+			t.Errorf("lane out of step by %#x taken", bit)
+		}
+		set(buf.Base)
+		w.v[64+40] ^= bit
+		if w.loadUnit(o) {
+			t.Errorf("high half of a lane off by %#x taken", bit)
+		}
+	}
+	set(buf.Base + 4096 - 128) // lanes 32.. past the end
+	if w.loadUnit(o) || w.storeUnit(o) {
+		t.Error("range past the region taken")
+	}
+	func() {
+		defer func() {
+			f, _ := recover().(*Fault)
+			if f == nil || f.Kind != FaultMemory || f.Lane != 32 || f.Address != buf.Base+4096 {
+				t.Errorf("fault: %v", f)
+			}
+		}()
+		exec1(t, w, "global_load_dword", o)
+	}()
+	// vaddr low halves wrapping over 2^32 with the high half unchanged are
+	// not contiguous addresses.
+	for l := 0; l < 64; l++ {
+		w.v[l], w.v[64+l] = 0xFFFF_FF80+4*uint32(l), 1
+	}
+	if _, ok := w.unitStride(o, 4); ok {
+		t.Error("wrapping low halves taken")
+	}
+	code := mem.alloc(t, 4096, true)
+	set(code.Base)
+	if w.storeUnit(o) {
+		t.Error("store to read-only memory taken")
+	}
+	if !w.loadUnit(o) && !raceEnabled {
+		t.Error("load from read-only memory declined")
+	}
+}
