@@ -4,7 +4,13 @@
 // Go only to wake waiters after a signal changes (DESIGN.md "Signals and
 // waking"). A zero handle is ignored rather than dereferenced.
 
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <hsa/amd_hsa_queue.h>
 #include <hsa/amd_hsa_signal.h>
@@ -21,6 +27,27 @@ _Static_assert(offsetof(amd_queue_t, read_dispatch_id) == 128, "amd_queue_t.read
 
 static inline volatile int64_t *sigval(hsa_signal_t s) {
   return &((amd_signal_t *)(uintptr_t)s.handle)->value;
+}
+
+// wake wakes whoever watches or sleeps on the signal just updated, and
+// costs nothing when nobody does. Package hsa counts the goroutines that
+// watch a signal on a Go channel (waiters, wait-any, async handlers,
+// barrier packets) in amd_signal_t.reserved1 — those need a call into Go —
+// and the threads that sleep in futex(2) (C waits after their spin, and a
+// packet processor blocked on its doorbell) in reserved3[0]; those are
+// woken here by bumping the wake sequence reserved3[1] and waking that
+// word (hsa.Signal.sleep). Both kinds raise their count before re-reading
+// the value; the fence orders our value update before the loads of the
+// counts (Dekker's protocol), so a zero count means the watcher will see
+// the new value and no wake-up is lost.
+static inline void wake(hsa_signal_t s) {
+  amd_signal_t *a = (amd_signal_t *)(uintptr_t)s.handle;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&a->reserved3[0], __ATOMIC_SEQ_CST) != 0) {
+    __atomic_fetch_add(&a->reserved3[1], 1, __ATOMIC_SEQ_CST);
+    syscall(SYS_futex, &a->reserved3[1], FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+  }
+  if (__atomic_load_n(&a->reserved1, __ATOMIC_SEQ_CST) != 0) rocpu_signal_wake(s.handle);
 }
 
 // Signal creation and destruction.
@@ -62,11 +89,11 @@ LOAD(relaxed, __ATOMIC_RELAXED)
 LOAD(scacquire, __ATOMIC_SEQ_CST)
 LOAD(acquire, __ATOMIC_ACQUIRE)
 
-#define STORE(name, mo, wake)                                                    \
+#define STORE(name, mo, wakes)                                                   \
   void HSA_API hsa_signal_##name(hsa_signal_t s, hsa_signal_value_t value) {    \
     if (s.handle == 0) return;                                                   \
     __atomic_store_n(sigval(s), value, mo);                                      \
-    if (wake) rocpu_signal_wake(s.handle);                                       \
+    if (wakes) wake(s);                                                          \
   }
 STORE(store_relaxed, __ATOMIC_RELAXED, 1)
 STORE(store_screlease, __ATOMIC_SEQ_CST, 1)
@@ -78,7 +105,7 @@ STORE(silent_store_screlease, __ATOMIC_SEQ_CST, 0)
   void HSA_API hsa_signal_##op##_##order(hsa_signal_t s, hsa_signal_value_t value) { \
     if (s.handle == 0) return;                                                      \
     fetch(sigval(s), value, mo);                                                    \
-    rocpu_signal_wake(s.handle);                                                    \
+    wake(s);                                                                        \
   }
 #define RMW_ALL(op, fetch)                          \
   RMW(op, fetch, relaxed, __ATOMIC_RELAXED)         \
@@ -98,7 +125,7 @@ RMW_ALL(xor, __atomic_fetch_xor)
   hsa_signal_value_t HSA_API hsa_signal_exchange_##order(hsa_signal_t s, hsa_signal_value_t value) { \
     if (s.handle == 0) return 0;                                                                     \
     hsa_signal_value_t old = __atomic_exchange_n(sigval(s), value, mo);                              \
-    rocpu_signal_wake(s.handle);                                                                     \
+    wake(s);                                                                                         \
     return old;                                                                                      \
   }
 EXCHANGE(relaxed, __ATOMIC_RELAXED)
@@ -116,7 +143,7 @@ EXCHANGE(acq_rel, __ATOMIC_ACQ_REL)
     if (s.handle == 0) return 0;                                                                   \
     hsa_signal_value_t old = expected;                                                             \
     if (__atomic_compare_exchange_n(sigval(s), &old, value, 0, mo, __ATOMIC_RELAXED)) {            \
-      rocpu_signal_wake(s.handle);                                                                 \
+      wake(s);                                                                                     \
       return expected;                                                                             \
     }                                                                                              \
     return old;                                                                                    \
@@ -139,8 +166,83 @@ static int holds(hsa_signal_condition_t c, hsa_signal_value_t v, hsa_signal_valu
   return 0;
 }
 
+static inline uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+// WAIT_SPIN_NS bounds the spin of a wait before it sleeps. A kernel that
+// completes within it (every short dispatch HIP waits on) costs no system
+// call on either side: the packet processor decrements the completion
+// signal and finds nobody to wake. After the first microsecond the spin
+// yields the core (on two cores the emulator needs it). Both wait-state
+// hints spin, as ROCr's waits do before they sleep.
+#define WAIT_SPIN_NS 20000u
+
+// Sleeping waits re-read the value at least every WAIT_POLL_MAX_NS, which
+// catches stores that wake nobody (device stores without s_sendmsg), as
+// package hsa's waits do.
+#define WAIT_POLL_MIN_NS 50000u
+#define WAIT_POLL_MAX_NS 2000000u
+
+static inline hsa_signal_value_t load_value(hsa_signal_t s, int mo) {
+  return mo == __ATOMIC_RELAXED ? __atomic_load_n(sigval(s), __ATOMIC_RELAXED)
+                                : __atomic_load_n(sigval(s), __ATOMIC_SEQ_CST);
+}
+
+// wait_slow is a wait whose first check failed: spin, then sleep in
+// futex(2) on the signal's wake sequence (see wake) until the condition
+// holds or the timeout passes. A signal that is not a live user signal
+// (destroyed: package hsa sets its kind to INVALID) goes to Go, which
+// answers for stale handles.
+static hsa_signal_value_t wait_slow(hsa_signal_t s, hsa_signal_condition_t c, hsa_signal_value_t cmp,
+                                    uint64_t timeout, hsa_wait_state_t state, int mo) {
+  amd_signal_t *a = (amd_signal_t *)(uintptr_t)s.handle;
+  uint64_t t0 = now_ns(), el = 0;
+  hsa_signal_value_t v;
+  for (unsigned i = 0;; i++) {
+    for (int j = 0; j < 16; j++) {
+      v = load_value(s, mo);
+      if (holds(c, v, cmp)) return v;
+      __builtin_ia32_pause();
+    }
+    el = now_ns() - t0;
+    if (el >= timeout) return v;
+    if (el >= WAIT_SPIN_NS) break;
+    sched_yield();
+  }
+  uint64_t poll = WAIT_POLL_MIN_NS;
+  for (;;) {
+    if (__atomic_load_n(&a->kind, __ATOMIC_SEQ_CST) != AMD_SIGNAL_KIND_USER) {
+      el = now_ns() - t0;
+      if (el >= timeout) return load_value(s, mo);
+      return rocpu_signal_wait(s.handle, (uint32_t)c, cmp, timeout == UINT64_MAX ? timeout : timeout - el,
+                               (uint32_t)state);
+    }
+    __atomic_fetch_add(&a->reserved3[0], 1, __ATOMIC_SEQ_CST);
+    uint32_t seq = __atomic_load_n(&a->reserved3[1], __ATOMIC_SEQ_CST);
+    v = load_value(s, mo);
+    el = now_ns() - t0;
+    if (holds(c, v, cmp) || el >= timeout) {
+      __atomic_fetch_sub(&a->reserved3[0], 1, __ATOMIC_SEQ_CST);
+      return v;
+    }
+    uint64_t d = timeout - el < poll ? timeout - el : poll;
+    struct timespec ts = {(time_t)(d / 1000000000u), (long)(d % 1000000000u)};
+    long r = syscall(SYS_futex, &a->reserved3[1], FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
+    __atomic_fetch_sub(&a->reserved3[0], 1, __ATOMIC_SEQ_CST);
+    if (r == 0) {
+      poll = WAIT_POLL_MIN_NS;
+    } else if (poll < WAIT_POLL_MAX_NS) {
+      poll *= 2;
+    }
+  }
+}
+
 // Waits check the condition here first (the common case when HIP waits on
-// a signal that has already completed) and block in Go otherwise.
+// a signal that has already completed) and take the slow path otherwise;
+// none enters Go while the signal is live.
 #define WAIT(order, mo)                                                                               \
   hsa_signal_value_t HSA_API hsa_signal_wait_##order(hsa_signal_t s, hsa_signal_condition_t condition, \
                                                      hsa_signal_value_t compare_value, uint64_t timeout_hint, \
@@ -148,8 +250,7 @@ static int holds(hsa_signal_condition_t c, hsa_signal_value_t v, hsa_signal_valu
     if (s.handle == 0) return 0;                                                                      \
     hsa_signal_value_t v = __atomic_load_n(sigval(s), mo);                                            \
     if (holds(condition, v, compare_value) || timeout_hint == 0) return v;                            \
-    return rocpu_signal_wait(s.handle, (uint32_t)condition, compare_value, timeout_hint,              \
-                             (uint32_t)wait_state_hint);                                              \
+    return wait_slow(s, condition, compare_value, timeout_hint, wait_state_hint, mo);                 \
   }
 WAIT(relaxed, __ATOMIC_RELAXED)
 WAIT(scacquire, __ATOMIC_SEQ_CST)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -425,6 +426,9 @@ func (q *Queue) process() error {
 	for q.state.Load() == queueActive {
 		rd := q.amd.LoadReadIndex()
 		if rd >= q.amd.LoadWriteIndex() {
+			if q.idlePoll == 0 && q.spin(rd) {
+				continue
+			}
 			q.waitDoorbell(func() bool { return q.amd.LoadWriteIndex() > rd })
 			continue
 		}
@@ -464,6 +468,22 @@ func (q *Queue) run() {
 // stops or a poll interval passes.
 func (q *Queue) waitDoorbell(ready func() bool) {
 	db := q.doorbell
+	if haveFutex {
+		// Sleep in the kernel: a doorbell rung from C (HIP) then wakes
+		// this thread directly, with no cgo callback into Go's
+		// scheduler (see Signal.sleep).
+		if q.state.Load() != queueActive {
+			return
+		}
+		// Rings wake the processor; the timeout only catches doorbell
+		// writes that wake nobody, so an idle queue backs off to
+		// idlePollMax.
+		q.idlePoll = min(max(2*q.idlePoll, pollMin), idlePollMax)
+		if db.sleep(func() bool { return ready() || q.state.Load() != queueActive }, q.idlePoll) {
+			q.idlePoll = 0
+		}
+		return
+	}
 	db.watch(1)
 	defer db.watch(-1)
 	db.mu.Lock()
@@ -484,6 +504,39 @@ func (q *Queue) waitDoorbell(ready func() bool) {
 	case <-t.C:
 	}
 }
+
+// spin polls the write index for up to processorSpin after a packet
+// completed or a ring woke the processor, and reports whether a packet
+// index beyond rd was reserved. A producer that submits its next packet
+// within the spin (HIP's launch after a wait, a batch being written)
+// finds the processor awake: while it spins it is not a watcher of the
+// doorbell, so ringing it costs the producer no wake-up (in C, no call
+// into Go). The spin yields the processor's P between reads, so workers
+// and waiters on the same P run, and after a microsecond also its CPU, so
+// a producer thread sharing that CPU (a loaded machine) runs too.
+func (q *Queue) spin(rd uint64) bool {
+	start := time.Now()
+	for i := 0; ; i++ {
+		if q.amd.LoadWriteIndex() > rd {
+			return true
+		}
+		if q.state.Load() != queueActive {
+			return false
+		}
+		if i&7 == 7 {
+			el := time.Since(start)
+			if el > processorSpin {
+				return false
+			}
+			osYield()
+		}
+		runtime.Gosched()
+	}
+}
+
+// processorSpin bounds how long a packet processor polls its write index
+// before it blocks on the doorbell.
+const processorSpin = 20 * time.Microsecond
 
 // idlePollMax bounds how long an idle packet processor sleeps between
 // looks at its queue when no doorbell store wakes it.

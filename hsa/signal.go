@@ -105,11 +105,58 @@ func (s *Signal) watch(d int32) {
 	s.mu.Unlock()
 }
 
-// markDead marks s destroyed under s.mu (see watch).
+// markDead marks s destroyed under s.mu (see watch), and sets
+// amd_signal_t.kind to AMD_SIGNAL_KIND_INVALID so that threads sleeping in
+// C (see wakeSleepers) leave.
 func (s *Signal) markDead() {
 	s.mu.Lock()
+	if !s.dead.Load() {
+		atomic.StoreInt64((*int64)(&s.s.Kind), int64(abi.AMD_SIGNAL_KIND_INVALID))
+	}
 	s.dead.Store(true)
 	s.mu.Unlock()
+}
+
+// Sleepers: threads that block in the kernel rather than on s.ch — the C
+// ABI's waits after their spin (C threads cannot block on a Go channel
+// without a cgo callback, and the callback's wake-up goes through Go's
+// scheduler and its locked-thread hand-offs) and the queue's packet
+// processor on its doorbell. They count themselves in
+// amd_signal_t.reserved3[0] and sleep in futex(2) on reserved3[1], a wake
+// sequence; both words are padding that neither ROCr, HIP nor device code
+// use. A sleeper raises the count, reads the sequence, re-reads the value
+// and sleeps only if the sequence is unchanged; a waker updates the value
+// and then, if the count is non-zero, bumps the sequence and wakes the
+// word. With sequentially consistent operations on both sides (Dekker's
+// protocol) no wake-up is lost. The C ABI's signal operations do the same
+// in C, so a doorbell rung from C wakes the packet processor without
+// entering Go.
+
+func (s *Signal) sleepCount() *uint32 { return &s.s.Reserved3[0] }
+func (s *Signal) wakeSeq() *uint32    { return &s.s.Reserved3[1] }
+
+// Sleepers returns the number of threads sleeping on s
+// (amd_signal_t.reserved3[0]).
+func (s *Signal) Sleepers() int { return int(atomic.LoadUint32(s.sleepCount())) }
+
+// wakeSleepers wakes the threads sleeping on s, if any.
+func (s *Signal) wakeSleepers() {
+	if atomic.LoadUint32(s.sleepCount()) != 0 {
+		atomic.AddUint32(s.wakeSeq(), 1)
+		futexWake(s.wakeSeq())
+	}
+}
+
+// sleep blocks the calling thread until ready reports true, s is woken,
+// or d passes; it reports whether it was woken (or found ready) before d.
+func (s *Signal) sleep(ready func() bool, d time.Duration) bool {
+	atomic.AddUint32(s.sleepCount(), 1)
+	defer atomic.AddUint32(s.sleepCount(), ^uint32(0))
+	seq := atomic.LoadUint32(s.wakeSeq())
+	if ready() {
+		return true
+	}
+	return futexWait(s.wakeSeq(), seq, d)
 }
 
 // Watchers returns the number of goroutines watching s
@@ -286,7 +333,7 @@ func (s *Signal) Destroy() error {
 	st.h.drop(s)
 	// Let waiters that were woken leave before the memory is reused: they
 	// check dead after every wake.
-	for i := 0; i < 1000 && s.waiters.Load() > 0; i++ {
+	for i := 0; i < 1000 && (s.waiters.Load() > 0 || s.Sleepers() > 0); i++ {
 		time.Sleep(50 * time.Microsecond)
 	}
 	if err := r.space.Free(s.addr); err != nil {
@@ -317,23 +364,27 @@ func (s *Signal) Live() bool { return !s.dead.Load() }
 
 func (s *Signal) String() string { return fmt.Sprintf("signal %#x", s.addr) }
 
-// broadcast wakes s's waiters.
+// broadcast wakes s's waiters and sleepers.
 func (s *Signal) broadcast() {
 	s.mu.Lock()
 	close(s.ch)
 	s.ch = make(chan struct{})
 	s.mu.Unlock()
+	s.wakeSleepers()
 }
 
 // wake wakes whoever waits on s: its own waiters, wait-any waiters, async
-// handlers and packet processors blocked on barrier packets.
+// handlers, packet processors blocked on barrier packets or sleeping on
+// their doorbell, and C threads sleeping in a wait.
 func (s *Signal) wake() {
 	if s.waiters.Load() > 0 {
 		s.broadcast()
 		if st := &s.rt.sig; st.anyWaiters.Load() > 0 {
 			st.broadcastAny()
 		}
+		return
 	}
+	s.wakeSleepers()
 }
 
 // Wake wakes the waiters of the signal whose event id is id, as a
@@ -357,7 +408,7 @@ func (r *Runtime) WakeAll() {
 	st.mu.RLock()
 	sigs := make([]*Signal, 0, len(st.byAddr))
 	for _, s := range st.byAddr {
-		if s.waiters.Load() > 0 {
+		if s.waiters.Load() > 0 || s.Sleepers() > 0 {
 			sigs = append(sigs, s)
 		}
 	}
