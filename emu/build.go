@@ -163,8 +163,8 @@ func buildOp(in *isa.Inst) (*op, error) {
 		// Bit 13 of gfx940 SCRATCH is SVE (saddr + vaddr addressing), not LDS.
 		m.Flags &^= isa.FlagLDS
 	}
-	if (m.CBSZ|m.ABID|m.BLGP) != 0 && strings.HasPrefix(name, "v_mfma") {
-		return nil, notImplemented(in, "MFMA cbsz/abid/blgp broadcast")
+	if strings.HasPrefix(name, "v_mfma") {
+		o.imm = uint32(m.CBSZ) | uint32(m.ABID)<<4 | uint32(m.BLGP)<<8 // read by ops_mfma.go
 	}
 	if m.Flags&(isa.FlagLDS|isa.FlagGDS) != 0 {
 		return nil, notImplemented(in, "lds/gds forms")
