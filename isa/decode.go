@@ -81,6 +81,9 @@ func compileSpecs() {
 			if s.Field == FieldSDst {
 				descVOP3B[i] = true
 			}
+			if s.Type == TypeInterpAttr {
+				descInterp[i] = true
+			}
 		}
 	}
 }
@@ -389,8 +392,10 @@ func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error 
 		}
 	case v == 125: // "null"
 		op.Kind = KindSpecial
-		if op.Count > 4 {
-			return errBadOp // no 256/512-bit special register class (s_load_dwordx8 null is invalid)
+		if op.Count > 4 && in.Enc != EncVOP3P {
+			// No 256/512-bit special register class (s_load_dwordx8 null
+			// is invalid); an MFMA src2 of any width prints null.
+			return errBadOp
 		}
 	case v == 254 && op.Count > 1:
 		return errBadOp // lds_direct is 32 bits

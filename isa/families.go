@@ -30,6 +30,7 @@ const (
 	vop3Neg1
 	vop3Neg2
 	vop3Omod
+	vop3High = 1 << 27 // generated: a v_interp_* row with the high operand (src0 bit 8)
 )
 
 const (
@@ -261,6 +262,9 @@ func decodeVOP3(in *Inst, tab *procTable, w0, w1 uint32) error {
 	f[FieldSrc0] = w1 & 0x1ff
 	f[FieldSrc1] = (w1 >> 9) & 0x1ff
 	f[FieldSrc2] = (w1 >> 18) & 0x1ff
+	if descInterp[in.desc-1] && f[FieldSrc0]&0x100 != 0 && d.ModPrint&vop3High == 0 {
+		return errBadOp // VOP3Interp_vi: Inst{40} is 0 without a high operand
+	}
 	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil, false, false)
 }
 
@@ -269,13 +273,15 @@ func decodeVOP3P(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if err != nil {
 		return err
 	}
-	if descMAI[in.desc-1] {
-		return decodeMAI(in, d, w0, w1)
-	}
 	set := (w0>>8)&0xff | ((w1>>29)&7)<<8 | ((w1>>27)&3)<<11
 	set ^= vop3pOpSelHi0 | vop3pOpSelHi1 | vop3pOpSelHi2 // the probes cleared them
 	if err := checkMods(d, set); err != nil {
+		// MAI rows: the same bits are cbsz/abid/acc/blgp; v_smfmac_*
+		// has blgp fixed to 0 (VOP3Pe_SMFMAC), which the probes record.
 		return err
+	}
+	if descMAI[in.desc-1] {
+		return decodeMAI(in, d, w0, w1)
 	}
 	m := &in.Mod
 	m.NegHi = uint8(w0>>8) & 7

@@ -168,11 +168,12 @@ const (
 	TypeAttr                           // VINTRP attr<<2 | attrchan, printed attrN.[xyzw]
 	TypeInterpParam                    // VINTRP v_interp_mov source: p10, p20, p0
 	TypeExpTgt                         // EXP target: mrt0-7, mrtz, null, pos0-3, param0-31
+	TypeInterpAttr                     // VOP3 v_interp_* src0 field: high[8] attrchan[7:6] attr[5:0], printed attrN.[xyzw]
 )
 
 // isImmType reports the operand types that are immediates, not registers.
 func isImmType(t OperandType) bool {
-	return t >= TypeHWReg && t <= TypeOffsetHex || t == TypeU16 || t == TypeAttr || t == TypeInterpParam || t == TypeExpTgt
+	return t >= TypeHWReg && t <= TypeOffsetHex || t == TypeU16 || t == TypeAttr || t == TypeInterpParam || t == TypeExpTgt || t == TypeInterpAttr
 }
 
 // operandSpec is one operand of a generated template.
@@ -210,8 +211,9 @@ type opDesc struct {
 }
 
 // descVOP3B marks the rows whose template has a VOP3B sdst, descMAI the
-// matrix (v_mfma*, v_smfmac*) rows of VOP3P (compileSpecs).
-var descVOP3B, descMAI [len(gfx9Descs)]bool
+// matrix (v_mfma*, v_smfmac*) rows of VOP3P, descInterp the VOP3-encoded
+// v_interp_* rows (compileSpecs).
+var descVOP3B, descMAI, descInterp [len(gfx9Descs)]bool
 
 // Proc is a GFX9 processor.
 type Proc uint8

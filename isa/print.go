@@ -141,7 +141,7 @@ func appendOperand(b []byte, in *Inst, op *Operand, idx int) []byte {
 		case d.ModPrint&(1<<(28+i)) != 0:
 			b = append(b, "sext("...)
 			negParen = true
-		case !abs && (op.Kind == KindInline || op.Kind == KindLiteral):
+		case !abs && (op.Kind == KindInline || op.Kind == KindLiteral || op.Kind == KindBadImm):
 			b = append(b, "neg("...)
 			negParen = true
 		default:
@@ -260,8 +260,12 @@ func appendConst(b []byte, op *Operand) []byte {
 	v := op.Value
 	switch op.Type {
 	case TypeF16Lit:
-		v &= 0xffff
-		if op.Kind == KindLiteral {
+		// AMDGPUInstPrinter::printImmediate16 on the 32-bit literal: the
+		// low half as int16 in decimal if inline-range, the f16 constant
+		// names only if the whole literal equals them (0x4000 is 2.0,
+		// 0x13800 is 0x3800), else the low half in hex.
+		if op.Kind == KindLiteral && v > 0xffff {
+			v &= 0xffff
 			if s := int16(v); s >= -16 && s <= 64 {
 				return strconv.AppendInt(b, int64(s), 10)
 			}
@@ -334,10 +338,11 @@ func appendImm(b []byte, in *Inst, op *Operand) []byte {
 	case TypeDec16:
 		return strconv.AppendUint(b, v&0xffff, 10)
 	case TypeU16:
-		// AMDGPUInstPrinter::printU16ImmOperand → printImmediateInt16:
-		// inline-range values in decimal, others in hex.
-		if s := int16(v); s >= -16 && s <= 64 {
-			return strconv.AppendInt(b, int64(s), 10)
+		// AMDGPUInstPrinter::printU16ImmOperand → printImmediateInt16 on
+		// the zero-extended value: 0-64 in decimal, all others (also
+		// 0xfff0-0xffff, negative as int16) in hex: s_trap 0xfff9.
+		if v&0xffff <= 64 {
+			return strconv.AppendUint(b, v&0xffff, 10)
 		}
 		return appendHex(b, v&0xffff)
 	case TypeHex:
@@ -360,6 +365,10 @@ func appendImm(b []byte, in *Inst, op *Operand) []byte {
 		b = append(b, "attr"...)
 		b = strconv.AppendUint(b, (v>>2)&0x3f, 10)
 		return append(b, '.', "xyzw"[v&3])
+	case TypeInterpAttr:
+		b = append(b, "attr"...)
+		b = strconv.AppendUint(b, v&0x3f, 10)
+		return append(b, '.', "xyzw"[(v>>6)&3])
 	case TypeInterpParam:
 		// AMDGPUInstPrinter::printInterpSlot.
 		switch v {
@@ -595,6 +604,13 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 	}
 	switch in.Enc {
 	case EncVOP3:
+		if descInterp[in.desc-1] && d.ModPrint&vop3High != 0 {
+			for _, o := range in.Ops[:in.NumOps] {
+				if o.Type == TypeInterpAttr && o.Value&0x100 != 0 {
+					b = append(b, " high"...)
+				}
+			}
+		}
 		if m.OpSel != 0 {
 			// op_sel:[src0,...,dst]: the destination bit is bit 3.
 			n := in.numSrcs()

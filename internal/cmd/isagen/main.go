@@ -504,6 +504,14 @@ func main() {
 				e.name = base
 				e.suffix = suffix
 				e.ops = g.template(f, base, toks, r.lits, r.base.n)
+				if f.enc == "VOP3" && strings.Contains(e.ops, "TypeInterpAttr") {
+					// The attribute field is not a register: only its high
+					// bit (src0 bit 8) is checked, by the decoder.
+					e.zeroMask &^= 1 << fieldIndex("Src0")
+					if strings.HasSuffix(r.base.text, " high") || strings.Contains(r.base.text, " high ") {
+						e.modPrint |= 1 << 27 // vop3High: the opcode has the high operand
+					}
+				}
 				if strings.Contains(r.base.text, "op_sel_hi:") {
 					e.modPrint |= 1 << 31 // op_sel_hi defaults to 0 (mad_mix, fma_mix)
 				}
@@ -886,6 +894,21 @@ func (g *gen) immSpec(f family, mn, t string, n int) string {
 		}
 		if strings.HasPrefix(t, "invalid_param_") || t == "p10" || t == "p20" || t == "p0" {
 			return "{Field: FieldSrc0, Type: TypeInterpParam}"
+		}
+	case "VOP3":
+		// VOP3-encoded v_interp_*: the src0 field holds high[8]
+		// attrchan[7:6] attr[5:0]; the src1 field is the source (or, for
+		// v_interp_mov_f32, the p10/p20/p0 slot). high is printed from the
+		// field (vop3High).
+		if strings.HasPrefix(mn, "v_interp_") {
+			switch {
+			case strings.HasPrefix(t, "attr"):
+				return "{Field: FieldSrc0, Type: TypeInterpAttr}"
+			case strings.HasPrefix(t, "invalid_param_") || t == "p10" || t == "p20" || t == "p0":
+				return "{Field: FieldSrc1, Type: TypeInterpParam}"
+			case t == "high":
+				return ""
+			}
 		}
 	case "EXP":
 		if !strings.HasPrefix(t, "v") && t != "off" {
