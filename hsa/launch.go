@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"time"
 
 	"github.com/rocpu/rocpu/codeobject"
 	"github.com/rocpu/rocpu/internal/abi"
@@ -61,22 +63,17 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	var kernarg []byte
 	group := k.GroupSize + o.DynamicLDS
 	var printfBuf []byte
-	// cleanup frees what the packet uses, in reverse order, once the
-	// packet can no longer run.
-	var cleanup []func()
-	release := func() {
-		for i := len(cleanup) - 1; i >= 0; i-- {
-			cleanup[i]()
-		}
-	}
+	// ls holds what the packet uses, released once the packet can no
+	// longer run.
+	ls := &launchState{q: q}
 	published := false
 	defer func() {
 		if !published {
-			release()
+			ls.release()
 		}
 	}()
 	if k.Meta != nil {
-		layout, err := k.Meta.KernargLayout()
+		layout, err := r.kernargLayout(k.Meta)
 		if err != nil {
 			return wrapf(op, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, err, "kernel %s", k.Name)
 		}
@@ -89,11 +86,11 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 			if err != nil {
 				return err
 			}
-			cleanup = append(cleanup, func() { r.Free(pb) })
+			ls.cleanup = append(ls.cleanup, func() { r.Free(pb) })
 			printfBuf, _ = r.space.Slice(pb, size)
 			codeobject.InitPrintfBuffer(printfBuf)
 			o.PrintfBuffer = pb
-			cleanup = append(cleanup, func() {
+			ls.cleanup = append(ls.cleanup, func() {
 				text, perr := codeobject.PrintfOutput(printfBuf, k.Printf)
 				w := r.cfg.PrintfOutput
 				if w == nil {
@@ -114,42 +111,40 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	} else if len(args) > 0 {
 		return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "kernel %s has no metadata to lay out %d arguments", k.Name, len(args))
 	}
+	// Kernarg blocks and completion signals come from the queue's cache
+	// and go back to it (launchCache).
 	var kaddr uint64
 	if len(kernarg) > 0 {
 		var err error
-		kaddr, err = r.CPUAgent().Pools()[0].Allocate(uint64(len(kernarg)), 0)
+		n := uint64(len(kernarg))
+		kaddr, err = q.kernarg(n)
 		if err != nil {
 			return err
 		}
-		cleanup = append(cleanup, func() { r.Free(kaddr) })
+		ls.kaddr, ls.kn = kaddr, n
 		if err := r.copyIn(kaddr, kernarg); err != nil {
 			return err
 		}
 	}
-	done, err := r.CreateSignal(1, nil, 0)
+	done, err := q.completionSignal()
 	if err != nil {
 		return err
 	}
-	cleanup = append(cleanup, func() { done.Destroy() })
+	ls.done = done
 
 	// Reserve a slot, waiting while the ring is full.
-	var idx uint64
-	err = r.waitCond(ctx, nil, func() (bool, error) {
-		if err := q.Err(); err != nil {
-			return false, err
+	idx, ok := q.reserve()
+	if !ok {
+		err = r.waitCond(ctx, nil, func() (bool, error) {
+			if err := q.Err(); err != nil {
+				return false, err
+			}
+			idx, ok = q.reserve()
+			return ok, nil
+		})
+		if err != nil {
+			return err
 		}
-		w := q.LoadWriteIndex()
-		if w >= q.LoadReadIndex()+uint64(q.size) {
-			return false, nil
-		}
-		if q.CASWriteIndex(w, w+1) == w {
-			idx = w
-			return true, nil
-		}
-		return false, nil
-	})
-	if err != nil {
-		return err
 	}
 	p := q.Packet(idx)
 	kp := p.KernelDispatch()
@@ -166,37 +161,96 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	published = true
 	q.Ring(int64(idx))
 
-	// finished: the packet completed, or can no longer run (the queue
-	// failed or stopped).
-	finished := func() (bool, error) {
-		if !done.Live() {
-			return false, errorf(op, HSA_STATUS_ERROR_NOT_INITIALIZED, "runtime shut down before the dispatch completed")
-		}
-		if done.Load() == 0 {
-			return true, nil
-		}
-		if err := q.Err(); err != nil {
-			return false, err
-		}
-		if q.state.Load() != queueActive {
-			return false, errorf(op, HSA_STATUS_ERROR_INVALID_QUEUE, "queue stopped before the dispatch completed")
-		}
-		return false, nil
+	// Short kernels finish within a brief spin; longer ones block.
+	fin, err := ls.spin()
+	if !fin && err == nil {
+		err = r.waitCond(ctx, []*Signal{done}, ls.finished)
 	}
-	err = r.waitCond(ctx, []*Signal{done}, finished)
 	if ctx.Err() != nil && err != nil && errors.Is(err, ctx.Err()) {
 		// The packet may still run: free its memory only once it cannot.
 		r.goBackground(func() {
-			r.waitCond(r.ctx, []*Signal{done}, finished)
+			r.waitCond(r.ctx, []*Signal{done}, ls.finished)
 			if r.open.Load() {
-				release()
+				ls.release()
 			}
 		})
 		return err
 	}
-	release()
+	ls.release()
 	return err
 }
+
+// launchState is what one Launch's packet uses.
+type launchState struct {
+	q         *Queue
+	kaddr, kn uint64   // kernarg block and its requested size
+	done      *Signal  // completion signal
+	cleanup   []func() // printf buffer: decode, free (run in reverse)
+}
+
+// release returns the packet's resources once it can no longer run.
+func (ls *launchState) release() {
+	if ls.done != nil {
+		ls.q.putSignal(ls.done)
+	}
+	if ls.kaddr != 0 {
+		ls.q.putKernarg(ls.kaddr, ls.kn)
+	}
+	for i := len(ls.cleanup) - 1; i >= 0; i-- {
+		ls.cleanup[i]()
+	}
+}
+
+// finished reports whether the packet completed, or an error when it can
+// no longer run (the queue failed or stopped).
+func (ls *launchState) finished() (bool, error) {
+	const op = "Queue.Launch"
+	q, done := ls.q, ls.done
+	if !done.Live() {
+		return false, errorf(op, HSA_STATUS_ERROR_NOT_INITIALIZED, "runtime shut down before the dispatch completed")
+	}
+	if done.Load() == 0 {
+		return true, nil
+	}
+	if err := q.Err(); err != nil {
+		return false, err
+	}
+	if q.state.Load() != queueActive {
+		return false, errorf(op, HSA_STATUS_ERROR_INVALID_QUEUE, "queue stopped before the dispatch completed")
+	}
+	return false, nil
+}
+
+// spin polls finished, yielding, for up to launchSpin.
+func (ls *launchState) spin() (bool, error) {
+	start := time.Now()
+	for i := 0; ; i++ {
+		if ok, err := ls.finished(); ok || err != nil {
+			return ok, err
+		}
+		if i&7 == 7 && time.Since(start) > launchSpin {
+			return false, nil
+		}
+		runtime.Gosched()
+	}
+}
+
+// reserve claims the next packet slot if the ring has room.
+func (q *Queue) reserve() (uint64, bool) {
+	for {
+		w := q.LoadWriteIndex()
+		if w >= q.LoadReadIndex()+uint64(q.size) {
+			return 0, false
+		}
+		if q.CASWriteIndex(w, w+1) == w {
+			return w, true
+		}
+	}
+}
+
+// launchSpin bounds how long Launch polls for completion before it
+// blocks.
+const launchSpin = 20 * time.Microsecond
 
 // copyIn writes b at device address addr.
 func (r *Runtime) copyIn(addr uint64, b []byte) error {

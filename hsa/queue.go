@@ -74,6 +74,9 @@ type Queue struct {
 	statsMu sync.Mutex
 	stats   emu.Counters
 
+	launch launchCache  // kernarg blocks and completion signals for Launch
+	disp   emu.Dispatch // the packet processor's dispatch description, reused
+
 	idlePoll time.Duration // the processor's current fallback poll (its goroutine only)
 	soft     bool          // a soft queue: the application processes its packets
 }
@@ -390,6 +393,7 @@ func (q *Queue) Destroy() error {
 	delete(r.q.byAddr, q.addr)
 	r.q.mu.Unlock()
 	q.stop(queueDestroyed)
+	q.launch.drain(r)
 	if !q.soft {
 		q.doorbell.Destroy() // a soft queue's doorbell belongs to the application
 	}
@@ -682,7 +686,8 @@ func (q *Queue) dispatch(kp *abi.KernelDispatchPacket, addr, index uint64) error
 	if group > lds {
 		return bad(HSA_STATUS_ERROR_INVALID_ALLOCATION, "group segment %d bytes exceeds the agent's %d", group, lds)
 	}
-	d := &emu.Dispatch{
+	d := &q.disp // the processor's goroutine only; the device keeps no reference
+	*d = emu.Dispatch{
 		Kernel: k.Name, Program: k.Program, Entry: k.Entry, PacketAddr: addr, QueueAddr: q.addr,
 		KernargAddr: kp.KernargAddress, GridSize: grid, WorkgroupSize: wg,
 		GroupSegmentSize: group, PrivateSegmentSize: max(kp.PrivateSegmentSize, k.PrivateSize), DispatchID: index,

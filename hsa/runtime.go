@@ -178,6 +178,7 @@ type Runtime struct {
 
 	kernMu  sync.RWMutex
 	kernels map[uint64]*Kernel
+	layouts sync.Map // *codeobject.Kernel -> *codeobject.KernargLayout (Launch)
 
 	statsMu sync.Mutex
 	stats   Stats
