@@ -24,6 +24,17 @@ type Extras struct {
 	DispatchPerSec        float64 `json:"dispatch_per_sec"`
 	PoCLDispatchLatencyUs float64 `json:"pocl_dispatch_latency_us,omitempty"`
 	PoCLDispatchPerSec    float64 `json:"pocl_dispatch_per_sec,omitempty"`
+	// Empty-kernel packet round trip (write index, packet, doorbell, wait
+	// on the completion signal), medians: through the C library
+	// libhsa-runtime64.so.1 as HIP drives it, and the same sequence
+	// through the Go API in the same run, each with the wait's ACTIVE and
+	// BLOCKED hints (issue #7: C within 2× of Go). CLibraryNote summarises
+	// them or says why they were not measured.
+	CDispatchLatencyUs        float64 `json:"c_dispatch_latency_us,omitempty"`
+	CDispatchLatencyBlockedUs float64 `json:"c_dispatch_latency_blocked_us,omitempty"`
+	GoPacketLatencyUs         float64 `json:"go_packet_latency_us,omitempty"`
+	GoPacketLatencyBlockedUs  float64 `json:"go_packet_latency_blocked_us,omitempty"`
+	CLibraryNote              string  `json:"c_library"`
 	// Code object load: reader, executable, load, freeze, median per object.
 	LoadFreezeUs map[string]float64 `json:"load_freeze_us"`
 	// Decoder: instructions decoded per second over the suite's .text.
@@ -61,6 +72,7 @@ func measureExtras(ctx context.Context, o *Options, pocl Side, rc *Rocpu) (*Extr
 	}
 	ex.DispatchPerSec = rate
 	o.logf("dispatch (Go API): latency median %.1f µs, batched %.0f/s", ex.DispatchLatencyUs, ex.DispatchPerSec)
+	measureCLibrary(ctx, o, rc, k, ex)
 	if pocl != nil {
 		b := &Benchmark{Name: "empty"}
 		one := &Workload{Dispatches: []Dispatch{{Kernel: "empty", Global: dims1(1), Local: dims1(1)}}}
