@@ -104,17 +104,20 @@ func TestBufferFormats(t *testing.T) {
 		t.Errorf("sint16 store = %x", buf.Data[:4])
 	}
 
-	// Packed formats fault as not supported.
-	vsharp(9, 0, 256) // 2_10_10_10
-	func() {
-		defer func() {
-			f, ok := recover().(*Fault)
-			if !ok || !errors.Is(f, ErrNotSupported) {
-				t.Errorf("packed format: %v", f)
-			}
+	// FLOAT with 2- and 10-bit components, and NFMT 6, fault as not
+	// supported (format_x_test.go tests the packed formats).
+	for _, f := range [][2]uint32{{9, 7}, {8, 7}, {1, 7}, {10, 6}} {
+		vsharp(f[0], f[1], 256)
+		func() {
+			defer func() {
+				flt, ok := recover().(*Fault)
+				if !ok || !errors.Is(flt, ErrNotSupported) {
+					t.Errorf("DFMT %d NFMT %d: %v", f[0], f[1], flt)
+				}
+			}()
+			load("buffer_load_format_xyzw", 4)
 		}()
-		load("buffer_load_format_xyzw", 4)
-	}()
+	}
 }
 
 // TestTBufferDecode checks that an MTBUF instruction's DFMT/NFMT reach the
