@@ -281,6 +281,7 @@ func specialiseHot() {
 	specialise("v_mov_b32", func(g func(w *wave, o *op)) func(w *wave, o *op) {
 		return func(w *wave, o *op) { fastU32(w, o, 3) }
 	})
+	specialiseP()
 }
 
 // Comparison predicates as small codes, so the hot compares run one loop

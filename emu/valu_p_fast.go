@@ -1,0 +1,566 @@
+package emu
+
+// Second-level fast paths for the integer VALU instructions that dominate
+// address arithmetic (bench profile: v_add_co/v_addc pairs, v_lshlrev_b64,
+// v_mov of an SGPR, v_cndmask of constants, compares). They apply when
+// EXEC is all ones and the sources are VGPRs or uniform values (SGPRs,
+// constants): a uniform source is read once instead of being broadcast
+// into 64 lanes, and the lane loops have no per-lane EXEC test. Every
+// other shape (partial EXEC, output modifiers, a uniform second source of
+// a VOP3 form, SDWA/DPP staging) runs the previous handler, so results are
+// those of the general paths bit for bit (valu_p_fast_test.go compares
+// them).
+
+// allOnes reports whether EXEC has every lane set.
+func allOnes(w *wave) bool { return w.s[sEXECLo]&w.s[sEXECHi] == ^uint32(0) }
+
+// isVec reports whether an operand kind has per-lane values.
+func isVec(k uint8) bool { return k == kVGPR || k == kAGPR || k == kTmp }
+
+// lanes returns the 64 lanes of a per-lane operand (isVec) or destination.
+func (w *wave) lanes(s *operand) *[64]uint32 {
+	i := int(s.idx) << 6
+	switch s.kind {
+	case kVGPR:
+		return (*[64]uint32)(w.v[i : i+64])
+	case kAGPR:
+		return (*[64]uint32)(w.a[i : i+64])
+	}
+	return &w.tmp[s.idx]
+}
+
+// lanes64 returns the two registers of a per-lane 64-bit operand (VGPR or
+// AGPR pair).
+func (w *wave) lanes64(s *operand) (lo, hi *[64]uint32) {
+	i := int(s.idx) << 6
+	if s.kind == kAGPR {
+		return (*[64]uint32)(w.a[i : i+64]), (*[64]uint32)(w.a[i+64 : i+128])
+	}
+	return (*[64]uint32)(w.v[i : i+64]), (*[64]uint32)(w.v[i+64 : i+128])
+}
+
+// Binary integer kinds (the fastU32 numbering).
+const (
+	bAdd  = 0
+	bLshl = 1
+	bAnd  = 2
+	bOr   = 4
+	bXor  = 5
+	bSub  = 6
+	bLshr = 7
+	bAshr = 8
+	bMul  = 9
+)
+
+// pBin32 runs a binary 32-bit integer operation; src1 must be per-lane.
+func pBin32(w *wave, o *op, kind int) {
+	if !allOnes(w) || !isVec(o.src[1].kind) || !isVec(o.dst.kind) {
+		fastU32(w, o, kind)
+		return
+	}
+	b, d := w.lanes(&o.src[1]), w.lanes(&o.dst)
+	if isVec(o.src[0].kind) {
+		a := w.lanes(&o.src[0])
+		switch kind {
+		case bAdd:
+			for l := range d {
+				d[l] = a[l] + b[l]
+			}
+		case bSub:
+			for l := range d {
+				d[l] = a[l] - b[l]
+			}
+		case bAnd:
+			for l := range d {
+				d[l] = a[l] & b[l]
+			}
+		case bOr:
+			for l := range d {
+				d[l] = a[l] | b[l]
+			}
+		case bXor:
+			for l := range d {
+				d[l] = a[l] ^ b[l]
+			}
+		case bLshl:
+			for l := range d {
+				d[l] = b[l] << (a[l] & 31)
+			}
+		case bLshr:
+			for l := range d {
+				d[l] = b[l] >> (a[l] & 31)
+			}
+		case bAshr:
+			for l := range d {
+				d[l] = uint32(int32(b[l]) >> (a[l] & 31))
+			}
+		case bMul:
+			for l := range d {
+				d[l] = a[l] * b[l]
+			}
+		}
+		return
+	}
+	s := w.sread32(&o.src[0])
+	switch kind {
+	case bAdd:
+		for l := range d {
+			d[l] = s + b[l]
+		}
+	case bSub:
+		for l := range d {
+			d[l] = s - b[l]
+		}
+	case bAnd:
+		for l := range d {
+			d[l] = s & b[l]
+		}
+	case bOr:
+		for l := range d {
+			d[l] = s | b[l]
+		}
+	case bXor:
+		for l := range d {
+			d[l] = s ^ b[l]
+		}
+	case bLshl:
+		sh := s & 31
+		for l := range d {
+			d[l] = b[l] << sh
+		}
+	case bLshr:
+		sh := s & 31
+		for l := range d {
+			d[l] = b[l] >> sh
+		}
+	case bAshr:
+		sh := s & 31
+		for l := range d {
+			d[l] = uint32(int32(b[l]) >> sh)
+		}
+	case bMul:
+		for l := range d {
+			d[l] = s * b[l]
+		}
+	}
+}
+
+// pMov is v_mov_b32.
+func pMov(w *wave, o *op) {
+	if !allOnes(w) || !isVec(o.dst.kind) {
+		fastU32(w, o, 3)
+		return
+	}
+	d := w.lanes(&o.dst)
+	if isVec(o.src[0].kind) {
+		*d = *w.lanes(&o.src[0])
+		return
+	}
+	s := w.sread32(&o.src[0])
+	for l := range d {
+		d[l] = s
+	}
+}
+
+// pAddCo is v_add_co_u32 (carry out to sdst) and, with carryIn,
+// v_addc_co_u32 (carry in from src2).
+func pAddCo(w *wave, o *op, carryIn bool, generic func(w *wave, o *op)) {
+	if o.clamp || !allOnes(w) || !isVec(o.src[1].kind) || !isVec(o.dst.kind) {
+		generic(w, o)
+		return
+	}
+	var cin uint64
+	if carryIn {
+		cin = w.sread64(&o.src[2])
+	}
+	b, d := w.lanes(&o.src[1]), w.lanes(&o.dst)
+	var cout uint64
+	// Eight lanes per step: constant shifts for the carry bits. Each lane
+	// reads its sources before writing, so d may alias a or b.
+	if isVec(o.src[0].kind) {
+		a := w.lanes(&o.src[0])
+		for l := 0; l < 64; l += 8 {
+			x := (*[8]uint32)(a[l : l+8])
+			y, z := (*[8]uint32)(b[l:l+8]), (*[8]uint32)(d[l:l+8])
+			c := cin >> l
+			s0 := uint64(x[0]) + uint64(y[0]) + c>>0&1
+			z[0] = uint32(s0)
+			s1 := uint64(x[1]) + uint64(y[1]) + c>>1&1
+			z[1] = uint32(s1)
+			s2 := uint64(x[2]) + uint64(y[2]) + c>>2&1
+			z[2] = uint32(s2)
+			s3 := uint64(x[3]) + uint64(y[3]) + c>>3&1
+			z[3] = uint32(s3)
+			s4 := uint64(x[4]) + uint64(y[4]) + c>>4&1
+			z[4] = uint32(s4)
+			s5 := uint64(x[5]) + uint64(y[5]) + c>>5&1
+			z[5] = uint32(s5)
+			s6 := uint64(x[6]) + uint64(y[6]) + c>>6&1
+			z[6] = uint32(s6)
+			s7 := uint64(x[7]) + uint64(y[7]) + c>>7&1
+			z[7] = uint32(s7)
+			cout |= (s0>>32 | s1>>32<<1 | s2>>32<<2 | s3>>32<<3 | s4>>32<<4 | s5>>32<<5 | s6>>32<<6 | s7>>32<<7) << l
+		}
+	} else {
+		a := uint64(w.sread32(&o.src[0]))
+		for l := 0; l < 64; l += 8 {
+			y, z := (*[8]uint32)(b[l:l+8]), (*[8]uint32)(d[l:l+8])
+			c := cin >> l
+			s0 := a + uint64(y[0]) + c>>0&1
+			z[0] = uint32(s0)
+			s1 := a + uint64(y[1]) + c>>1&1
+			z[1] = uint32(s1)
+			s2 := a + uint64(y[2]) + c>>2&1
+			z[2] = uint32(s2)
+			s3 := a + uint64(y[3]) + c>>3&1
+			z[3] = uint32(s3)
+			s4 := a + uint64(y[4]) + c>>4&1
+			z[4] = uint32(s4)
+			s5 := a + uint64(y[5]) + c>>5&1
+			z[5] = uint32(s5)
+			s6 := a + uint64(y[6]) + c>>6&1
+			z[6] = uint32(s6)
+			s7 := a + uint64(y[7]) + c>>7&1
+			z[7] = uint32(s7)
+			cout |= (s0>>32 | s1>>32<<1 | s2>>32<<2 | s3>>32<<3 | s4>>32<<4 | s5>>32<<5 | s6>>32<<6 | s7>>32<<7) << l
+		}
+	}
+	w.swrite64(&o.sdst, cout)
+}
+
+// pShift64 is v_lshlrev_b64 (kind 0) and v_lshrrev_b64 (kind 1): src0 the
+// shift amount, src1 a per-lane 64-bit value.
+func pShift64(w *wave, o *op, kind int, generic func(w *wave, o *op)) {
+	if !allOnes(w) || (o.src[1].kind != kVGPR && o.src[1].kind != kAGPR) || (o.dst.kind != kVGPR && o.dst.kind != kAGPR) {
+		generic(w, o)
+		return
+	}
+	blo, bhi := w.lanes64(&o.src[1])
+	dlo, dhi := w.lanes64(&o.dst)
+	// Each lane reads both source halves before writing, so overlapping
+	// source and destination pairs are fine.
+	if !isVec(o.src[0].kind) {
+		sh := w.sread32(&o.src[0]) & 63
+		if kind == 0 {
+			for l := range dlo {
+				r := (uint64(blo[l]) | uint64(bhi[l])<<32) << sh
+				dlo[l], dhi[l] = uint32(r), uint32(r>>32)
+			}
+		} else {
+			for l := range dlo {
+				r := (uint64(blo[l]) | uint64(bhi[l])<<32) >> sh
+				dlo[l], dhi[l] = uint32(r), uint32(r>>32)
+			}
+		}
+		return
+	}
+	a := w.lanes(&o.src[0])
+	for l := range dlo {
+		x := uint64(blo[l]) | uint64(bhi[l])<<32
+		var r uint64
+		if kind == 0 {
+			r = x << (a[l] & 63)
+		} else {
+			r = x >> (a[l] & 63)
+		}
+		dlo[l], dhi[l] = uint32(r), uint32(r>>32)
+	}
+}
+
+// pCndmask is v_cndmask_b32 without input modifiers.
+func pCndmask(w *wave, o *op, generic func(w *wave, o *op)) {
+	if o.abs|o.neg != 0 || !allOnes(w) || !isVec(o.dst.kind) {
+		generic(w, o)
+		return
+	}
+	m := w.sread64(&o.src[2])
+	d := w.lanes(&o.dst)
+	// Eight lanes per step, selecting without branches.
+	switch {
+	case isVec(o.src[0].kind) && isVec(o.src[1].kind):
+		a, b := w.lanes(&o.src[0]), w.lanes(&o.src[1])
+		for l := 0; l < 64; l += 8 {
+			x := (*[8]uint32)(a[l : l+8])
+			y := (*[8]uint32)(b[l : l+8])
+			z := (*[8]uint32)(d[l : l+8])
+			c := uint32(m >> l)
+			z[0] = x[0] ^ (x[0]^y[0])&-(c>>0&1)
+			z[1] = x[1] ^ (x[1]^y[1])&-(c>>1&1)
+			z[2] = x[2] ^ (x[2]^y[2])&-(c>>2&1)
+			z[3] = x[3] ^ (x[3]^y[3])&-(c>>3&1)
+			z[4] = x[4] ^ (x[4]^y[4])&-(c>>4&1)
+			z[5] = x[5] ^ (x[5]^y[5])&-(c>>5&1)
+			z[6] = x[6] ^ (x[6]^y[6])&-(c>>6&1)
+			z[7] = x[7] ^ (x[7]^y[7])&-(c>>7&1)
+		}
+	case isVec(o.src[1].kind):
+		a, b := w.sread32(&o.src[0]), w.lanes(&o.src[1])
+		for l := 0; l < 64; l += 8 {
+			y := (*[8]uint32)(b[l : l+8])
+			z := (*[8]uint32)(d[l : l+8])
+			c := uint32(m >> l)
+			z[0] = a ^ (a^y[0])&-(c>>0&1)
+			z[1] = a ^ (a^y[1])&-(c>>1&1)
+			z[2] = a ^ (a^y[2])&-(c>>2&1)
+			z[3] = a ^ (a^y[3])&-(c>>3&1)
+			z[4] = a ^ (a^y[4])&-(c>>4&1)
+			z[5] = a ^ (a^y[5])&-(c>>5&1)
+			z[6] = a ^ (a^y[6])&-(c>>6&1)
+			z[7] = a ^ (a^y[7])&-(c>>7&1)
+		}
+	case isVec(o.src[0].kind):
+		a, b := w.lanes(&o.src[0]), w.sread32(&o.src[1])
+		for l := 0; l < 64; l += 8 {
+			x := (*[8]uint32)(a[l : l+8])
+			z := (*[8]uint32)(d[l : l+8])
+			c := uint32(m >> l)
+			z[0] = x[0] ^ (x[0]^b)&-(c>>0&1)
+			z[1] = x[1] ^ (x[1]^b)&-(c>>1&1)
+			z[2] = x[2] ^ (x[2]^b)&-(c>>2&1)
+			z[3] = x[3] ^ (x[3]^b)&-(c>>3&1)
+			z[4] = x[4] ^ (x[4]^b)&-(c>>4&1)
+			z[5] = x[5] ^ (x[5]^b)&-(c>>5&1)
+			z[6] = x[6] ^ (x[6]^b)&-(c>>6&1)
+			z[7] = x[7] ^ (x[7]^b)&-(c>>7&1)
+		}
+	default:
+		a, b := w.sread32(&o.src[0]), w.sread32(&o.src[1])
+		for l := 0; l < 64; l += 8 {
+			z := (*[8]uint32)(d[l : l+8])
+			c := uint32(m >> l)
+			z[0] = a ^ (a^b)&-(c>>0&1)
+			z[1] = a ^ (a^b)&-(c>>1&1)
+			z[2] = a ^ (a^b)&-(c>>2&1)
+			z[3] = a ^ (a^b)&-(c>>3&1)
+			z[4] = a ^ (a^b)&-(c>>4&1)
+			z[5] = a ^ (a^b)&-(c>>5&1)
+			z[6] = a ^ (a^b)&-(c>>6&1)
+			z[7] = a ^ (a^b)&-(c>>7&1)
+		}
+	}
+}
+
+// Compare bits without branches: with 32-bit values widened to 64 bits,
+// the sign of the difference is the unsigned order.
+func ltBit(x, y uint32) uint64 { return (uint64(x) - uint64(y)) >> 63 }
+func leBit(x, y uint32) uint64 { return (uint64(x) - uint64(y) - 1) >> 63 }
+func eqBit(x, y uint32) uint64 { return (uint64(x^y) - 1) >> 63 }
+
+// packLT, packLE and packEQ return the lane mask of a[l]^f < b[l]^f
+// (<=, ==), eight lanes per step.
+func packLT(a, b *[64]uint32, f uint32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x, y := (*[8]uint32)(a[l:l+8]), (*[8]uint32)(b[l:l+8])
+		r |= (ltBit(x[0]^f, y[0]^f) | ltBit(x[1]^f, y[1]^f)<<1 | ltBit(x[2]^f, y[2]^f)<<2 | ltBit(x[3]^f, y[3]^f)<<3 |
+			ltBit(x[4]^f, y[4]^f)<<4 | ltBit(x[5]^f, y[5]^f)<<5 | ltBit(x[6]^f, y[6]^f)<<6 | ltBit(x[7]^f, y[7]^f)<<7) << l
+	}
+	return r
+}
+
+func packLE(a, b *[64]uint32, f uint32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x, y := (*[8]uint32)(a[l:l+8]), (*[8]uint32)(b[l:l+8])
+		r |= (leBit(x[0]^f, y[0]^f) | leBit(x[1]^f, y[1]^f)<<1 | leBit(x[2]^f, y[2]^f)<<2 | leBit(x[3]^f, y[3]^f)<<3 |
+			leBit(x[4]^f, y[4]^f)<<4 | leBit(x[5]^f, y[5]^f)<<5 | leBit(x[6]^f, y[6]^f)<<6 | leBit(x[7]^f, y[7]^f)<<7) << l
+	}
+	return r
+}
+
+func packEQ(a, b *[64]uint32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x, y := (*[8]uint32)(a[l:l+8]), (*[8]uint32)(b[l:l+8])
+		r |= (eqBit(x[0], y[0]) | eqBit(x[1], y[1])<<1 | eqBit(x[2], y[2])<<2 | eqBit(x[3], y[3])<<3 |
+			eqBit(x[4], y[4])<<4 | eqBit(x[5], y[5])<<5 | eqBit(x[6], y[6])<<6 | eqBit(x[7], y[7])<<7) << l
+	}
+	return r
+}
+
+// Uniform-operand forms: a or b is one value (already sign-flipped by
+// the caller for signed compares).
+func packLTsv(a uint32, b *[64]uint32, f uint32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		y := (*[8]uint32)(b[l : l+8])
+		r |= (ltBit(a, y[0]^f) | ltBit(a, y[1]^f)<<1 | ltBit(a, y[2]^f)<<2 | ltBit(a, y[3]^f)<<3 |
+			ltBit(a, y[4]^f)<<4 | ltBit(a, y[5]^f)<<5 | ltBit(a, y[6]^f)<<6 | ltBit(a, y[7]^f)<<7) << l
+	}
+	return r
+}
+
+func packLTvs(a *[64]uint32, b uint32, f uint32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x := (*[8]uint32)(a[l : l+8])
+		r |= (ltBit(x[0]^f, b) | ltBit(x[1]^f, b)<<1 | ltBit(x[2]^f, b)<<2 | ltBit(x[3]^f, b)<<3 |
+			ltBit(x[4]^f, b)<<4 | ltBit(x[5]^f, b)<<5 | ltBit(x[6]^f, b)<<6 | ltBit(x[7]^f, b)<<7) << l
+	}
+	return r
+}
+
+func packLEsv(a uint32, b *[64]uint32, f uint32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		y := (*[8]uint32)(b[l : l+8])
+		r |= (leBit(a, y[0]^f) | leBit(a, y[1]^f)<<1 | leBit(a, y[2]^f)<<2 | leBit(a, y[3]^f)<<3 |
+			leBit(a, y[4]^f)<<4 | leBit(a, y[5]^f)<<5 | leBit(a, y[6]^f)<<6 | leBit(a, y[7]^f)<<7) << l
+	}
+	return r
+}
+
+func packLEvs(a *[64]uint32, b uint32, f uint32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x := (*[8]uint32)(a[l : l+8])
+		r |= (leBit(x[0]^f, b) | leBit(x[1]^f, b)<<1 | leBit(x[2]^f, b)<<2 | leBit(x[3]^f, b)<<3 |
+			leBit(x[4]^f, b)<<4 | leBit(x[5]^f, b)<<5 | leBit(x[6]^f, b)<<6 | leBit(x[7]^f, b)<<7) << l
+	}
+	return r
+}
+
+func packEQsv(a uint32, b *[64]uint32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		y := (*[8]uint32)(b[l : l+8])
+		r |= (eqBit(a, y[0]) | eqBit(a, y[1])<<1 | eqBit(a, y[2])<<2 | eqBit(a, y[3])<<3 |
+			eqBit(a, y[4])<<4 | eqBit(a, y[5])<<5 | eqBit(a, y[6])<<6 | eqBit(a, y[7])<<7) << l
+	}
+	return r
+}
+
+// pCmpI32 is the 32-bit integer compare (cmpI32Fast) with EXEC all ones:
+// a uniform source is read once, the mask is built without branches.
+func pCmpI32(w *wave, o *op, x bool, p int, signed bool) {
+	if !allOnes(w) {
+		cmpI32Fast(w, o, x, p, signed)
+		return
+	}
+	f := uint32(0)
+	if signed {
+		f = 1 << 31 // signed order = unsigned order with the sign bit flipped
+	}
+	var r uint64
+	va, vb := isVec(o.src[0].kind), isVec(o.src[1].kind)
+	switch {
+	case va && vb:
+		a, b := w.lanes(&o.src[0]), w.lanes(&o.src[1])
+		switch p {
+		case pLT:
+			r = packLT(a, b, f)
+		case pGT:
+			r = packLT(b, a, f)
+		case pLE:
+			r = packLE(a, b, f)
+		case pGE:
+			r = packLE(b, a, f)
+		case pEQ:
+			r = packEQ(a, b)
+		case pNE:
+			r = ^packEQ(a, b)
+		}
+	case vb:
+		a, b := w.sread32(&o.src[0]), w.lanes(&o.src[1])
+		switch p {
+		case pLT:
+			r = packLTsv(a^f, b, f)
+		case pGT:
+			r = packLTvs(b, a^f, f)
+		case pLE:
+			r = packLEsv(a^f, b, f)
+		case pGE:
+			r = packLEvs(b, a^f, f)
+		case pEQ:
+			r = packEQsv(a, b)
+		case pNE:
+			r = ^packEQsv(a, b)
+		}
+	case va:
+		a, b := w.lanes(&o.src[0]), w.sread32(&o.src[1])
+		switch p {
+		case pLT:
+			r = packLTvs(a, b^f, f)
+		case pGT:
+			r = packLTsv(b^f, a, f)
+		case pLE:
+			r = packLEvs(a, b^f, f)
+		case pGE:
+			r = packLEsv(b^f, a, f)
+		case pEQ:
+			r = packEQsv(b, a)
+		case pNE:
+			r = ^packEQsv(b, a)
+		}
+	default:
+		cmpI32Fast(w, o, x, p, signed)
+		return
+	}
+	w.swrite64(&o.sdst, r)
+	if x {
+		w.setExec(r)
+	}
+}
+
+// pPrev keeps the handler each specialiseP handler replaced, for the tests
+// that compare the two.
+var pPrev = map[string]func(w *wave, o *op){}
+
+// specialiseP installs the handlers above over those specialiseHot made
+// (it runs last; each keeps the previous handler as its fallback).
+func specialiseP() {
+	over := func(name string, f func(prev func(w *wave, o *op)) func(w *wave, o *op)) {
+		s, ok := semantics[name]
+		if !ok {
+			panic("emu: specialiseP: no semantics for " + name)
+		}
+		pPrev[name] = s.fn
+		s.fn = f(s.fn)
+		semantics[name] = s
+	}
+	for name, kind := range map[string]int{"v_lshlrev_b32": bLshl, "v_and_b32": bAnd, "v_or_b32": bOr,
+		"v_xor_b32": bXor, "v_lshrrev_b32": bLshr, "v_ashrrev_i32": bAshr, "v_mul_lo_u32": bMul} {
+		kind := kind
+		over(name, func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+			return func(w *wave, o *op) { pBin32(w, o, kind) }
+		})
+	}
+	for name, kind := range map[string]int{"v_add_u32": bAdd, "v_sub_u32": bSub} {
+		kind := kind
+		over(name, func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+			return func(w *wave, o *op) {
+				if o.clamp {
+					prev(w, o)
+					return
+				}
+				pBin32(w, o, kind)
+			}
+		})
+	}
+	over("v_mov_b32", func(prev func(w *wave, o *op)) func(w *wave, o *op) { return pMov })
+	over("v_add_co_u32", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) { pAddCo(w, o, false, prev) }
+	})
+	over("v_addc_co_u32", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) { pAddCo(w, o, true, prev) }
+	})
+	over("v_lshlrev_b64", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) { pShift64(w, o, 0, prev) }
+	})
+	over("v_lshrrev_b64", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) { pShift64(w, o, 1, prev) }
+	})
+	over("v_cndmask_b32", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) { pCndmask(w, o, prev) }
+	})
+	for name, p := range fastIntPred {
+		p := p
+		for _, x := range []bool{false, true} {
+			x := x
+			pre := "v_cmp_"
+			if x {
+				pre = "v_cmpx_"
+			}
+			for _, ty := range []string{"_i32", "_u32"} {
+				signed := ty == "_i32"
+				if _, ok := semantics[pre+name+ty]; ok {
+					over(pre+name+ty, func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+						return func(w *wave, o *op) { pCmpI32(w, o, x, p, signed) }
+					})
+				}
+			}
+		}
+	}
+}
