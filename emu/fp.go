@@ -2,6 +2,7 @@ package emu
 
 import (
 	"math"
+	"math/big"
 	"math/bits"
 )
 
@@ -150,6 +151,58 @@ func fma32(a, b, c float32, rnd uint32) float32 {
 		return float32(zeroSum(p, float64(c), rnd))
 	}
 	return roundF32(s, e, rnd)
+}
+
+// fma64 is the f64 fused multiply-add a·b+c rounded once in mode rnd. To
+// nearest it is math.FMA; the directed modes (the slow path) form the exact
+// product (106 bits) and the exact sum in math/big, then round that once to
+// the f64 format: 53 bits, or fewer for results below the normal range
+// (subnormals, rounded in the same mode), and beyond the largest finite
+// value to infinity or ±MaxFloat64 as the mode directs (IEEE 754 §4.3,
+// §7.4). An exactly zero sum takes the sign IEEE 754 §6.3 gives it.
+func fma64(a, b, c float64, rnd uint32) float64 {
+	r := math.FMA(a, b, c)
+	if rnd == rndNearest || math.IsNaN(r) || math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsInf(c, 0) {
+		return r
+	}
+	// Exact: the product has at most 106 significant bits and the sum's
+	// operands are at most 2·1074+106 bit positions apart.
+	const exact = 106 + 2*1100
+	p := new(big.Float).SetPrec(106).Mul(big.NewFloat(a), big.NewFloat(b))
+	sum := new(big.Float).SetPrec(exact).Add(p, big.NewFloat(c))
+	if sum.Sign() == 0 {
+		return zeroSum(a*b, c, rnd)
+	}
+	mode := big.ToZero
+	switch rnd {
+	case rndPlusInf:
+		mode = big.ToPositiveInf
+	case rndMinusInf:
+		mode = big.ToNegativeInf
+	}
+	prec := 53
+	if e := sum.MantExp(nil) - 1; e < -1022 { // sum = m·2^e, 1 <= m < 2
+		prec = 53 - (-1022 - e)
+	}
+	neg := sum.Sign() < 0
+	if prec <= 0 {
+		// 0 < |sum| < 2^-1074, the smallest subnormal: directed rounding
+		// gives 0 or the smallest subnormal.
+		up := rnd == rndPlusInf && !neg || rnd == rndMinusInf && neg
+		if !up {
+			return math.Copysign(0, float64(sum.Sign()))
+		}
+		return math.Copysign(math.SmallestNonzeroFloat64, float64(sum.Sign()))
+	}
+	rounded := new(big.Float).SetPrec(uint(prec)).SetMode(mode).Set(sum)
+	f, _ := rounded.Float64() // exact: rounded fits the format
+	if math.IsInf(f, 0) {
+		away := rnd == rndPlusInf && !neg || rnd == rndMinusInf && neg
+		if !away {
+			return math.Copysign(math.MaxFloat64, f)
+		}
+	}
+	return f
 }
 
 // zeroSum is a+b when it is exactly zero: IEEE 754 gives -0 when both are

@@ -636,10 +636,10 @@ func init() {
 		})
 	})
 	defV("v_fma_f64", "FFF", func(w *wave, o *op) {
-		runF64(w, o, 3, func(a, b, c float64, _ uint32) float64 { return math.FMA(a, b, c) })
+		runF64(w, o, 3, fma64) // fp.go: exactly rounded in MODE's f64 rounding mode
 	})
 	defV("v_fmac_f64", "FFF", func(w *wave, o *op) {
-		runF64(w, o, 3, func(a, b, c float64, _ uint32) float64 { return math.FMA(a, b, c) })
+		runF64(w, o, 3, fma64)
 	})
 	defV("v_ldexp_f64", "Fi", func(w *wave, o *op) {
 		exec := w.exec()
