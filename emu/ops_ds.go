@@ -225,7 +225,36 @@ func dsAppend(w *wave, o *op) {
 	}
 }
 
+// ds_read_addtid_b32 / ds_write_addtid_b32 (MI100/MI200 ISA guides, DS
+// opcodes): no address VGPR; lane l accesses the dword at LDS address
+// {OFFSET1, OFFSET0} + M0[15:0] + 4·l.
+func dsAddTID(w *wave, o *op) {
+	exec := w.exec()
+	base := uint32(o.offset)&0xFFFF + w.s[sM0]&0xFFFF
+	write := o.imm == 1
+	var d []uint32
+	if write {
+		d = w.vsrc(&o.src[1], &w.tmp[1])
+	} else {
+		d = w.vdst(&o.dst)
+	}
+	for l := 0; l < 64; l++ {
+		if exec>>l&1 == 0 {
+			continue
+		}
+		a := SharedApertureBase | uint64(base+4*uint32(l))
+		if write {
+			w.write(o, l, a, 4, d[l])
+		} else {
+			d[l] = w.read(o, l, a, 4)
+		}
+	}
+}
+
 func init() {
+	defD("ds_read_addtid_b32", "", dsAddTID)
+	defD("ds_write_addtid_b32", "", dsAddTID)
+	memImm["ds_write_addtid_b32"] = 1
 	for k, v := range map[string]uint32{"b32": mB32, "b64": mB64, "b96": mB96, "b128": mB128, "u8": mU8, "i8": mI8,
 		"u16": mU16, "i16": mI16, "u8_d16": mD16U8, "u8_d16_hi": mD16U8Hi, "i8_d16": mD16I8, "i8_d16_hi": mD16I8Hi,
 		"u16_d16": mD16, "u16_d16_hi": mD16Hi} {
