@@ -18,10 +18,24 @@ var encOps = [numTableEncodings]int{
 }
 
 // procTable maps (encoding, opcode field) to gfx9Descs index + 1 for one
-// processor.
+// processor: one flat array, encoding e's rows starting at encBase[e].
 type procTable struct {
-	idx [numTableEncodings][]uint16
+	idx [numTableRows]uint16
 }
+
+// encBase is the first procTable.idx row of each encoding; numTableRows
+// is the sum of encOps.
+var encBase = func() (b [numTableEncodings]int) {
+	n := 0
+	for e := range b {
+		b[e] = n
+		n += encOps[e]
+	}
+	return b
+}()
+
+const numTableRows = 256*2 + 64*2 + 256*2 + 48 + 32 + 256 + 128 + 128 + 256 + 64 + 256 + 256 + 0x380 + 128 + 256 +
+	128*3 + 128 + 16 + 256 + 4 + 1
 
 var (
 	tablesOnce [numProcs]sync.Once
@@ -35,13 +49,10 @@ func tableFor(p Proc) *procTable {
 	tablesOnce[p].Do(func() {
 		specsOnce.Do(compileSpecs)
 		t := &tables[p]
-		for e := range t.idx {
-			t.idx[e] = make([]uint16, encOps[e])
-		}
 		for i := range gfx9Descs {
 			d := &gfx9Descs[i]
 			if d.Procs&(1<<p) != 0 {
-				t.idx[d.Enc][d.Code] = uint16(i + 1)
+				t.idx[encBase[d.Enc]+int(d.Code)] = uint16(i + 1)
 			}
 		}
 		tableReady[p].Store(t)
@@ -74,6 +85,39 @@ func compileSpecs() {
 			}
 		}
 	}
+	tmplPlans = make([]tmplPlan, len(gfx9Templates))
+	for i := range gfx9Templates {
+		p := &tmplPlans[i]
+		p.imm = true
+		for j := range gfx9Templates[i] {
+			s := &gfx9Templates[i][j]
+			if s.kind == specText {
+				continue
+			}
+			if int(p.n) == MaxOperands || s.Field > FieldUnknown {
+				p.bad = true
+				break
+			}
+			op := &p.ops[p.n]
+			switch s.kind {
+			case specFixed:
+				*op = s.op
+			case specImm:
+				*op = Operand{Kind: KindImm, Field: s.Field, Type: s.Type, Count: s.Count}
+				if s.Field != FieldSImm16 {
+					p.imm = false
+				}
+			default:
+				*op = Operand{Field: s.Field, Type: s.Type, Count: s.Count}
+				p.imm = false
+				if s.Field == FieldUnknown {
+					p.bad = true
+				}
+			}
+			p.acts[p.n] = planAct{kind: s.kind, field: s.Field, file: s.File, typ: s.Type}
+			p.n++
+		}
+	}
 	for i := range gfx9Descs {
 		name := gfx9Descs[i].Op.String()
 		descMAI[i] = gfx9Descs[i].Enc == EncVOP3P && (strings.HasPrefix(name, "v_mfma") || strings.HasPrefix(name, "v_smfmac"))
@@ -87,6 +131,26 @@ func compileSpecs() {
 		}
 	}
 }
+
+// tmplPlan is a template compiled for fill: the operands with everything
+// known from the template already set (fixed operands complete), copied in
+// one assignment, and what to do for each of them.
+type tmplPlan struct {
+	ops  [MaxOperands]Operand
+	acts [MaxOperands]planAct
+	n    uint8
+	bad  bool // an operand of an unknown field (LLVM printed something the generator could not place)
+	imm  bool // only fixed and immediate operands (decodeSOPP's fast path)
+}
+
+type planAct struct {
+	kind  uint8 // specFixed, specImm or specReg
+	field Field
+	file  File
+	typ   OperandType
+}
+
+var tmplPlans []tmplPlan
 
 // errorsByMsg are preallocated so the decoder never allocates, even for bad
 // input. DecodeRange attaches offsets.
@@ -146,7 +210,7 @@ func decodeInto(in *Inst, t Target, code []byte) error {
 		case 0x17e:
 			return decodeSOP(in, tab, code, EncSOPC, (w0>>16)&0x7f, w0)
 		case 0x17f:
-			return decodeSOP(in, tab, code, EncSOPP, (w0>>16)&0x7f, w0)
+			return decodeSOPP(in, tab, code, w0)
 		}
 		if w0>>28 == 0xb {
 			return decodeSOP(in, tab, code, EncSOPK, (w0>>23)&0x1f, w0)
@@ -187,25 +251,29 @@ func decodeInto(in *Inst, t Target, code []byte) error {
 }
 
 func lookup(in *Inst, tab *procTable, enc Encoding, code uint32) (*opDesc, error) {
-	idx := tab.idx[enc]
-	if int(code) >= len(idx) || idx[code] == 0 {
+	if code >= uint32(encOps[enc]) {
 		return nil, errUnknownOp
 	}
-	i := idx[code]
+	i := tab.idx[encBase[enc]+int(code)]
+	if i == 0 {
+		return nil, errUnknownOp
+	}
 	d := &gfx9Descs[i-1]
 	in.desc = i
 	in.Op = d.Op
 	in.Enc = enc
-	switch enc {
-	case encVOP1SDWA, encVOP2SDWA, encVOPCSDWA:
-		in.Enc = [...]Encoding{EncVOP1, EncVOP2, EncVOPC}[(enc-encVOP1SDWA)/2]
-		in.Form = FormSDWA
-	case encVOP1DPP, encVOP2DPP, encVOPCDPP:
-		in.Enc = [...]Encoding{EncVOP1, EncVOP2, EncVOPC}[(enc-encVOP1DPP)/2]
-		in.Form = FormDPP
+	if enc >= numEncodings {
+		in.Enc, in.Form = extEnc[enc-numEncodings], extForm[enc-numEncodings]
 	}
 	return d, nil
 }
+
+// extEnc and extForm are the Inst encoding and form of the SDWA/DPP table
+// encodings.
+var (
+	extEnc  = [numTableEncodings - numEncodings]Encoding{EncVOP1, EncVOP1, EncVOP2, EncVOP2, EncVOPC, EncVOPC}
+	extForm = [numTableEncodings - numEncodings]Form{FormSDWA, FormDPP, FormSDWA, FormDPP, FormSDWA, FormDPP}
+)
 
 // fields holds the raw values of an instruction's register/immediate fields,
 // as 9-bit source codes where applicable (VGPR n = 256+n).
@@ -222,31 +290,26 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 			return errBadOp
 		}
 	}
-	specs := gfx9Templates[tmpl]
-	n := 0
-	for i := range specs {
-		s := &specs[i]
-		op := &in.Ops[n]
+	p := &tmplPlans[tmpl]
+	if p.bad {
+		return errBadOp
+	}
+	n := int(p.n)
+	for i := 0; i < n; i++ {
+		s := &p.acts[i]
+		op := &in.Ops[i]
+		*op = p.ops[i]
 		switch s.kind {
-		case specText:
-			continue // modifier text, printed from the template only
 		case specFixed:
-			*op = s.op
-			n++
 			continue
 		case specImm:
-			*op = Operand{Kind: KindImm, Field: s.Field, Type: s.Type, Count: s.Count, Value: uint64(f[s.Field])}
-			if s.Field == FieldOffset && in.Enc == EncSMEM {
-				op.Value = uint64(int64(int32(f[s.Field]<<11) >> 11)) // 21-bit signed
+			op.Value = uint64(f[s.field])
+			if s.field == FieldOffset && in.Enc == EncSMEM {
+				op.Value = uint64(int64(int32(f[s.field]<<11) >> 11)) // 21-bit signed
 			}
-			n++
 			continue
 		}
-		*op = Operand{Field: s.Field, Type: s.Type, Count: s.Count}
-		if s.Field >= FieldUnknown {
-			return errBadOp
-		}
-		switch s.Field {
+		switch s.field {
 		case FieldLiteral:
 			// The mandatory literal (v_madmk/madak K, s_setreg_imm32) is
 			// shared with a source that already read one.
@@ -260,13 +323,13 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 			op.Kind = KindLiteral
 			op.Value = uint64(in.Words[1])
 		default:
-			v := f[s.Field]
-			if vmask&(1<<s.Field) != 0 && s.File != FileS {
+			v := f[s.field]
+			if vmask&(1<<s.field) != 0 && s.file != FileS {
 				v += 256
 			}
-			switch s.File {
+			switch s.file {
 			case FileV:
-				if s.Type == TypeVGPROnly {
+				if s.typ == TypeVGPROnly {
 					op.Kind = KindVGPR
 					op.Reg = uint16(v & 0xff)
 					if acc {
@@ -291,12 +354,12 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 					return errBadOp
 				}
 			case FileA:
-				if s.Type == TypeVGPROnly {
+				if s.typ == TypeVGPROnly {
 					op.Kind = KindAGPR
 					op.Reg = uint16(v & 0xff)
 					break
 				}
-				if v < 256 && s.Field >= FieldSrc0 && s.Field <= FieldSrc2 {
+				if v < 256 && s.field >= FieldSrc0 && s.field <= FieldSrc2 {
 					if err := resolveSrc(in, op, v, code, litOK); err != nil {
 						return err
 					}
@@ -313,7 +376,6 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 				}
 			}
 		}
-		n++
 	}
 	in.NumOps = uint8(n)
 	return nil
@@ -341,6 +403,11 @@ func textOperand(op *Operand, text string) bool {
 
 // resolveSrc resolves a 9-bit source code into op.
 func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error {
+	if v <= 101 && op.Count == 1 {
+		op.Kind = KindSGPR // the common case: one SGPR
+		op.Reg = uint16(v)
+		return nil
+	}
 	op.Reg = uint16(v)
 	if v <= 101 && op.Count > 16 {
 		op.Count = 1 // LLVM has no 32-register SGPR class; it prints one register

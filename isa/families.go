@@ -112,6 +112,37 @@ func decodeSOP(in *Inst, tab *procTable, code []byte, enc Encoding, op, w0 uint3
 	return fill(in, d, tmpl, &f, 0, code, true, false)
 }
 
+// decodeSOPP is decodeSOP for SOPP, the most frequent encoding (s_nop
+// padding, s_waitcnt, branches): its templates have only fixed and
+// immediate operands, so they are copied without fill's general loop.
+func decodeSOPP(in *Inst, tab *procTable, code []byte, w0 uint32) error {
+	d, err := lookup(in, tab, EncSOPP, (w0>>16)&0x7f)
+	if err != nil {
+		return err
+	}
+	imm := w0 & 0xffff
+	tmpl := d.Tmpl
+	if imm != 0 {
+		tmpl = d.Alts[0]
+	}
+	in.Mod.Offset = int32(int16(w0))
+	if tmpl < 0 || d.ZeroMask != 0 || !tmplPlans[tmpl].imm {
+		var f fields
+		f[FieldSImm16] = imm
+		return fill(in, d, tmpl, &f, 0, code, true, false)
+	}
+	p := &tmplPlans[tmpl]
+	n := int(p.n)
+	for i := 0; i < n; i++ {
+		in.Ops[i] = p.ops[i]
+		if p.acts[i].kind == specImm {
+			in.Ops[i].Value = uint64(imm)
+		}
+	}
+	in.NumOps = uint8(n)
+	return nil
+}
+
 func decodeSMEM(in *Inst, tab *procTable, w0, w1 uint32) error {
 	d, err := lookup(in, tab, EncSMEM, (w0>>18)&0xff)
 	if err != nil {

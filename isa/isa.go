@@ -197,17 +197,19 @@ const (
 // opDesc is one generated table row: an opcode field value of an encoding,
 // the processors it exists on, and what LLVM prints for it.
 type opDesc struct {
+	// The fields decoding reads come first, so that they share a cache
+	// line; Suffix is only compared with "" and printed.
 	Enc        Encoding
 	Code       uint16
 	Procs      uint16
 	Op         Opcode
-	Suffix     string
+	Tmpl       int16    // gfx9Templates index
+	ZeroMask   uint32   // bit Field: register fields that must be zero
 	ModPrint   uint32   // modifier probes that change the text
 	ModInvalid uint32   // modifier probes LLVM rejects
-	ZeroMask   uint32   // bit Field: register fields that must be zero
-	Tmpl       int16    // gfx9Templates index
 	Alts       [7]int16 // alternative layouts (SOPP nonzero, SMEM soe/sgpr, FLAT glc/lds/saddr, MUBUF lds)
 	Counts     int16    // MIMG: gfx9MIMGCounts index (data registers per dmask/tfe/d16), -1 otherwise
+	Suffix     string
 }
 
 // descVOP3B marks the rows whose template has a VOP3B sdst, descMAI the

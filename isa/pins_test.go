@@ -58,3 +58,12 @@ func TestLLVMPins(t *testing.T) {
 		}
 	}
 }
+
+// TestTableLayout checks that the flat per-processor table has exactly one
+// row per opcode field value of every encoding.
+func TestTableLayout(t *testing.T) {
+	last := numTableEncodings - 1
+	if n := encBase[last] + encOps[last]; n != numTableRows {
+		t.Fatalf("encOps sum to %d rows, numTableRows is %d", n, numTableRows)
+	}
+}

@@ -1116,8 +1116,8 @@ func (g *gen) emit(fams []family) []byte {
 			}
 			ci = i
 		}
-		fmt.Fprintf(&descs, "\t{%s, %#x, %#x, %s, %q, %#x, %#x, %#x, %d, [7]int16{%s}, %d},\n",
-			e.enc, e.code, m.procs, goName(e.name), e.suffix, e.modPrint, e.modInvalid, e.zeroMask, ti(e.ops), alts, ci)
+		fmt.Fprintf(&descs, "\t{%s, %#x, %#x, %s, %d, %#x, %#x, %#x, [7]int16{%s}, %d, %q},\n",
+			e.enc, e.code, m.procs, goName(e.name), ti(e.ops), e.zeroMask, e.modPrint, e.modInvalid, alts, ci, e.suffix)
 	}
 	var hk []string
 	for k := range g.hwregs {
