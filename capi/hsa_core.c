@@ -442,8 +442,7 @@ hsa_status_t HSA_API hsa_memory_register(void *ptr, size_t size) {
 }
 
 hsa_status_t HSA_API hsa_memory_deregister(void *ptr, size_t size) {
-  (void)size;
-  return (hsa_status_t)rocpu_memory_deregister(ptr);
+  return (hsa_status_t)rocpu_memory_deregister(ptr, size);
 }
 
 hsa_status_t HSA_API hsa_memory_assign_agent(void *ptr, hsa_agent_t agent, hsa_access_permission_t access) {

@@ -135,6 +135,11 @@ func rocpu_memory_unlock(host unsafe.Pointer) status {
 	return ok
 }
 
+// rocpu_memory_register is hsa_memory_register. Registrations are
+// reference counted and may overlap (hsa.Runtime.Register). As in ROCr, a
+// size of 0 with a non-NULL address is an invalid argument and a NULL
+// address registers nothing successfully.
+//
 //export rocpu_memory_register
 func rocpu_memory_register(host unsafe.Pointer, size C.size_t) status {
 	const op = "hsa_memory_register"
@@ -142,8 +147,11 @@ func rocpu_memory_register(host unsafe.Pointer, size C.size_t) status {
 	if err != nil {
 		return fail(op, err)
 	}
-	if host == nil || size == 0 {
-		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "host %p size %d", host, size))
+	if host == nil {
+		return ok
+	}
+	if size == 0 {
+		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "size 0"))
 	}
 	if err := r.Register(host, uint64(size)); err != nil {
 		return fail(op, err)
@@ -151,15 +159,20 @@ func rocpu_memory_register(host unsafe.Pointer, size C.size_t) status {
 	return ok
 }
 
+// rocpu_memory_deregister is hsa_memory_deregister: it drops one reference
+// to the registration of (host, size). Like ROCr it succeeds for an
+// address that is not registered (ROCPU_CAPI_TRACE shows it).
+//
 //export rocpu_memory_deregister
-func rocpu_memory_deregister(host unsafe.Pointer) status {
+func rocpu_memory_deregister(host unsafe.Pointer, size C.size_t) status {
 	const op = "hsa_memory_deregister"
 	r, err := runtime(op)
 	if err != nil {
 		return fail(op, err)
 	}
-	if err := r.Deregister(host); err != nil {
-		return fail(op, err)
+	if err := r.DeregisterRange(host, uint64(size)); err != nil {
+		fail(op, err)
+		return ok
 	}
 	return ok
 }

@@ -397,6 +397,10 @@ type memoryState struct {
 	// overlap each other (ROCr counts page pins), so they live here
 	// rather than in allocs.
 	locked map[uint64][]*allocation
+	// regs are hsa_memory_register's ranges, segs the vmem regions that
+	// make their union visible (register.go).
+	regs []*registration
+	segs []*allocation
 }
 
 // agentAddr is the address agents use for al.
@@ -686,48 +690,6 @@ func (r *Runtime) lock(op string, host unsafe.Pointer, size uint64, agents []*Ag
 	return agent, nil
 }
 
-// Register is hsa_memory_register: like Lock without agents; registering
-// a range again is allowed.
-func (r *Runtime) Register(host unsafe.Pointer, size uint64) error {
-	_, err := r.lockOrRegister("Register", host, size, nil, true)
-	return err
-}
-
-func (r *Runtime) lockOrRegister(op string, host unsafe.Pointer, size uint64, agents []*Agent, register bool) (uint64, error) {
-	if err := r.check(op); err != nil {
-		return 0, err
-	}
-	if host == nil || size == 0 {
-		return 0, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL pointer or size 0")
-	}
-	for _, a := range agents {
-		if a == nil || a.rt != r {
-			return 0, errorf(op, HSA_STATUS_ERROR_INVALID_AGENT, "agent of another runtime")
-		}
-	}
-	base := uint64(uintptr(host))
-	m := &r.mem
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if reg, err := r.space.Lookup(base, size); err == nil {
-		if al, ok := reg.Owner.(*allocation); ok && al.pool == nil && al.base == base && al.size == size {
-			al.locks++
-			return base, nil
-		}
-		if al, ok := reg.Owner.(*allocation); ok && al.pool != nil {
-			return base, nil
-		}
-	}
-	al := &allocation{base: base, size: size, typ: HSA_EXT_POINTER_TYPE_LOCKED, locks: 1, registered: register}
-	reg, err := r.space.Register(host, size, vmem.KindHost, al)
-	if err != nil {
-		return 0, wrapf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, err, "[%#x, +%d)", base, size)
-	}
-	al.region = reg
-	m.allocs[base] = al
-	return base, nil
-}
-
 // Unlock is hsa_amd_memory_unlock (and hsa_memory_deregister): it drops
 // one reference to the host range locked at host; the last one makes it
 // invisible to agents again. An address that is not locked gets
@@ -788,9 +750,6 @@ func (r *Runtime) Unlock(host unsafe.Pointer) error {
 	}
 	return nil
 }
-
-// Deregister is hsa_memory_deregister.
-func (r *Runtime) Deregister(host unsafe.Pointer) error { return r.Unlock(host) }
 
 // PointerInfo is hsa_amd_pointer_info_t.
 type PointerInfo struct {

@@ -414,6 +414,30 @@ static void test_memory(hsa_agent_t cpu, hsa_agent_t gpu) {
   OK(hsa_amd_memory_unlock(host + 100));
   OK(hsa_amd_memory_unlock(host));
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_amd_memory_unlock(host));
+
+  // Registering host memory: ranges may repeat and overlap; each
+  // deregistration drops one reference and leaves what the others cover
+  // visible (type LOCKED to pointer info); ROCr's status conventions.
+  OK(hsa_memory_register(host, 8192));
+  OK(hsa_memory_register(host + 4096, 4096));
+  OK(hsa_memory_register(host, 8192));
+  pinfo.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
+  OK(hsa_amd_pointer_info(host + 5000, &pinfo, NULL, NULL, NULL));
+  CHECK(pinfo.type == HSA_EXT_POINTER_TYPE_LOCKED, "registered memory has pointer type %d", pinfo.type);
+  OK(hsa_memory_deregister(host, 8192));
+  OK(hsa_memory_deregister(host, 8192));
+  pinfo.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
+  OK(hsa_amd_pointer_info(host + 5000, &pinfo, NULL, NULL, NULL));
+  CHECK(pinfo.type == HSA_EXT_POINTER_TYPE_LOCKED, "overlapping registration gone with the other's deregistration (type %d)",
+        pinfo.type);
+  OK(hsa_amd_pointer_info(host + 100, &pinfo, NULL, NULL, NULL));
+  CHECK(pinfo.type == HSA_EXT_POINTER_TYPE_UNKNOWN, "deregistered range still registered (type %d)", pinfo.type);
+  OK(hsa_memory_deregister(host + 4096, 4096));
+  OK(hsa_amd_pointer_info(host + 5000, &pinfo, NULL, NULL, NULL));
+  CHECK(pinfo.type == HSA_EXT_POINTER_TYPE_UNKNOWN, "registration left after the last deregistration (type %d)", pinfo.type);
+  OK(hsa_memory_deregister(host, 8192));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_memory_register(host, 0));
+  OK(hsa_memory_register(NULL, 0));
   free(host);
 }
 
