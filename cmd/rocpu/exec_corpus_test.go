@@ -114,7 +114,9 @@ func TestExecHIPCorpus(t *testing.T) {
 			if e.Cov >= 5 && code != 0 && strings.Contains(stderr, "COMGR failed to get code object ISA name") {
 				// Debian's HIP 5.2 comgr predates code object V5: HIP
 				// itself rejects the program's code object before
-				// rocpu sees it, as it would on a GPU.
+				// rocpu sees it, as it would on a GPU. The evidence is
+				// TestComgrRejectsV5: comgr alone refuses the ISA name of
+				// these objects and names their V4 twins.
 				t.Skipf("Debian's HIP 5.2 (comgr) cannot read code object V5: %s", firstLine(stderr, "COMGR failed"))
 			}
 			defer func() {
