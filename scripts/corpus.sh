@@ -104,10 +104,18 @@ build_cl() {
       return 0
     fi
     local t="$work/$out"
-    cmd="clang-15 ${base[*]} -nogpulib -Xclang -no-opaque-pointers -emit-llvm -c $src; opt-15 -opaque-pointers; llvm-link-15 --internalize --only-needed <device libs>; clang-15 --target=amdgcn-amd-amdhsa -mcpu=$cpu -mcode-object-version=$cov -O$opt -nogpulib -x ir"
+    # At -O0 the front end does not run the printf lowering and marks every
+    # function optnone, which the lowering pass then skips: lower printf
+    # explicitly with opt (a no-op at -O2, where the front end already did),
+    # keeping functions without optnone (the later -O0 steps optimise nothing).
+    local O0_KEEP=""
+    [[ $opt == 0 ]] && O0_KEEP="-Xclang -disable-O0-optnone"
+    cmd="clang-15 ${base[*]} $O0_KEEP -nogpulib -Xclang -no-opaque-pointers -emit-llvm -c $src; opt-15 -opaque-pointers=0 -enable-new-pm=0 -mcpu=$cpu -amdgpu-printf-runtime-binding; opt-15 -opaque-pointers; llvm-link-15 --internalize --only-needed <device libs>; clang-15 --target=amdgcn-amd-amdhsa -mcpu=$cpu -mcode-object-version=$cov -O$opt -nogpulib -x ir"
     (cd "$K/obj" &&
-      clang-15 "${base[@]}" -nogpulib -Xclang -no-opaque-pointers -emit-llvm -c "../$src" -o "$t.1.bc" &&
-      opt-15 -opaque-pointers "$t.1.bc" -o "$t.2.bc" &&
+      clang-15 "${base[@]}" $O0_KEEP -nogpulib -Xclang -no-opaque-pointers -emit-llvm -c "../$src" -o "$t.1.bc" &&
+      opt-15 -opaque-pointers=0 -enable-new-pm=0 -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" \
+        -amdgpu-printf-runtime-binding "$t.1.bc" -o "$t.1p.bc" &&
+      opt-15 -opaque-pointers "$t.1p.bc" -o "$t.2.bc" &&
       llvm-link-15 "$t.2.bc" --internalize --only-needed $libs -o "$t.3.bc" &&
       clang-15 --target=amdgcn-amd-amdhsa -mcpu="$cpu" -mcode-object-version="$cov" "-O$opt" \
         $([[ $fpc == off ]] && echo -ffp-contract=off) -nogpulib -x ir "$t.3.bc" -o "$out") \
