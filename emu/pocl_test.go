@@ -34,6 +34,9 @@ import (
 //   - "ulp" outputs: see poclBounds; for -ffp-contract=off builds of kernels
 //     using only correctly rounded operations the bound is 0 (exact).
 //
+// With -short or under the race detector each kernel runs at the last
+// (ragged) size only.
+//
 // Known device-libs differences are explained element by element in
 // knownPoCLDifference; nothing else is tolerated. Kernels PoCL cannot run
 // (spin-waits across work-items, builtins PoCL lacks) keep their Go
@@ -150,7 +153,7 @@ func TestPoCLDifferential(t *testing.T) {
 			}
 			base, _ := groups[kk][0].Kernel(kk.kernel)
 			sizes := poclSizes(base.Launch, needsUniform(string(src), kk.kernel))
-			if testing.Short() {
+			if testing.Short() || raceTest {
 				sizes = sizes[len(sizes)-1:]
 			}
 			for _, g := range sizes {
