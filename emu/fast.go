@@ -23,20 +23,14 @@ func fastF32(w *wave, o *op, generic func(w *wave, o *op), kind int) {
 		o.src[1].kind == kVGPR && o.abs|o.neg == 0 {
 		// Scalar first source (the usual VOP2 form): no broadcast.
 		sa := f32(w.sread32(&o.src[0]))
-		fb, fd := asF32(w.vreg(o.src[1].idx)), asF32(w.vdst(&o.dst))
+		fb, fd := f32Lanes(w.vreg(o.src[1].idx)), f32Lanes(w.vdst(&o.dst))
 		switch kind {
 		case 0:
-			for l := range fd {
-				fd[l] = sa + fb[l]
-			}
+			f32AddSV(fd, sa, fb)
 		case 1:
-			for l := range fd {
-				fd[l] = sa * fb[l]
-			}
+			f32MulSV(fd, sa, fb)
 		case 2:
-			for l := range fd {
-				fd[l] = sa - fb[l]
-			}
+			f32SubSV(fd, sa, fb)
 		}
 		return
 	}
@@ -44,25 +38,17 @@ func fastF32(w *wave, o *op, generic func(w *wave, o *op), kind int) {
 	b := w.fsrc32(o, 1)
 	d := w.vdst(&o.dst)
 	a, b, d = a[:64], b[:64], d[:64]
-	if exec == ^uint64(0) {
-		fa, fb, fd := asF32(a), asF32(b), asF32(d)
+	if exec == ^uint64(0) && kind < 3 {
+		fa, fb, fd := f32Lanes(a), f32Lanes(b), f32Lanes(d)
 		switch kind {
 		case 0:
-			for l := range fd {
-				fd[l] = fa[l] + fb[l]
-			}
-			return
+			f32AddVV(fd, fa, fb)
 		case 1:
-			for l := range fd {
-				fd[l] = fa[l] * fb[l]
-			}
-			return
+			f32MulVV(fd, fa, fb)
 		case 2:
-			for l := range fd {
-				fd[l] = fa[l] - fb[l]
-			}
-			return
+			f32SubVV(fd, fa, fb)
 		}
+		return
 	}
 	switch kind {
 	case 0:

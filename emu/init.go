@@ -287,6 +287,16 @@ func (r *run) startWorkgroup(g *workgroup, idx uint64, slot0 int) {
 		var exec uint64
 		ax, ay := g.size[0], g.size[1]
 		first := uint32(wi * 64)
+		if ay == 1 && g.size[2] == 1 && first+64 <= items {
+			// A full wave of a 1D workgroup: X IDs first … first+63, Y and
+			// Z IDs 0 (already cleared, packed or not).
+			v := (*[64]uint32)(w.v[:64])
+			for l := range v {
+				v[l] = first + uint32(l)
+			}
+			w.setExec(^uint64(0))
+			continue
+		}
 		x, y, z := first%ax, first/ax%ay, first/(ax*ay)
 		for l := 0; l < 64; l++ {
 			if first+uint32(l) >= items {

@@ -92,15 +92,11 @@ func runPK32(w *wave, o *op, n int, kind int, f func(a, b, c float32, rnd uint32
 		for h := 0; h < 2; h++ {
 			a, b, dd := sel[h][0], sel[h][1], d[h]
 			if exec == ^uint64(0) && kind < 2 {
-				fa, fb, fd := asF32(a), asF32(b), asF32(dd)
+				fa, fb, fd := f32Lanes(a), f32Lanes(b), f32Lanes(dd)
 				if kind == 0 {
-					for l := range fd {
-						fd[l] = fa[l] + fb[l]
-					}
+					f32AddVV(fd, fa, fb)
 				} else {
-					for l := range fd {
-						fd[l] = fa[l] * fb[l]
-					}
+					f32MulVV(fd, fa, fb)
 				}
 				continue
 			}

@@ -1,5 +1,7 @@
 package emu
 
+import "unsafe"
+
 // Second-level fast paths for the integer VALU instructions that dominate
 // address arithmetic (bench profile: v_add_co/v_addc pairs, v_lshlrev_b64,
 // v_mov of an SGPR, v_cndmask of constants, compares). They apply when
@@ -183,46 +185,62 @@ func pAddCo(w *wave, o *op, carryIn bool, generic func(w *wave, o *op)) {
 			x := (*[8]uint32)(a[l : l+8])
 			y, z := (*[8]uint32)(b[l:l+8]), (*[8]uint32)(d[l:l+8])
 			c := cin >> l
-			s0 := uint64(x[0]) + uint64(y[0]) + c>>0&1
-			z[0] = uint32(s0)
-			s1 := uint64(x[1]) + uint64(y[1]) + c>>1&1
-			z[1] = uint32(s1)
-			s2 := uint64(x[2]) + uint64(y[2]) + c>>2&1
-			z[2] = uint32(s2)
-			s3 := uint64(x[3]) + uint64(y[3]) + c>>3&1
-			z[3] = uint32(s3)
-			s4 := uint64(x[4]) + uint64(y[4]) + c>>4&1
-			z[4] = uint32(s4)
-			s5 := uint64(x[5]) + uint64(y[5]) + c>>5&1
-			z[5] = uint32(s5)
-			s6 := uint64(x[6]) + uint64(y[6]) + c>>6&1
-			z[6] = uint32(s6)
-			s7 := uint64(x[7]) + uint64(y[7]) + c>>7&1
-			z[7] = uint32(s7)
-			cout |= (s0>>32 | s1>>32<<1 | s2>>32<<2 | s3>>32<<3 | s4>>32<<4 | s5>>32<<5 | s6>>32<<6 | s7>>32<<7) << l
+			s := uint64(x[0]) + uint64(y[0]) + c&1
+			z[0] = uint32(s)
+			cb := s >> 32
+			s = uint64(x[1]) + uint64(y[1]) + c>>1&1
+			z[1] = uint32(s)
+			cb |= s >> 32 << 1
+			s = uint64(x[2]) + uint64(y[2]) + c>>2&1
+			z[2] = uint32(s)
+			cb |= s >> 32 << 2
+			s = uint64(x[3]) + uint64(y[3]) + c>>3&1
+			z[3] = uint32(s)
+			cb |= s >> 32 << 3
+			s = uint64(x[4]) + uint64(y[4]) + c>>4&1
+			z[4] = uint32(s)
+			cb |= s >> 32 << 4
+			s = uint64(x[5]) + uint64(y[5]) + c>>5&1
+			z[5] = uint32(s)
+			cb |= s >> 32 << 5
+			s = uint64(x[6]) + uint64(y[6]) + c>>6&1
+			z[6] = uint32(s)
+			cb |= s >> 32 << 6
+			s = uint64(x[7]) + uint64(y[7]) + c>>7&1
+			z[7] = uint32(s)
+			cb |= s >> 32 << 7
+			cout |= cb << l
 		}
 	} else {
 		a := uint64(w.sread32(&o.src[0]))
 		for l := 0; l < 64; l += 8 {
 			y, z := (*[8]uint32)(b[l:l+8]), (*[8]uint32)(d[l:l+8])
 			c := cin >> l
-			s0 := a + uint64(y[0]) + c>>0&1
-			z[0] = uint32(s0)
-			s1 := a + uint64(y[1]) + c>>1&1
-			z[1] = uint32(s1)
-			s2 := a + uint64(y[2]) + c>>2&1
-			z[2] = uint32(s2)
-			s3 := a + uint64(y[3]) + c>>3&1
-			z[3] = uint32(s3)
-			s4 := a + uint64(y[4]) + c>>4&1
-			z[4] = uint32(s4)
-			s5 := a + uint64(y[5]) + c>>5&1
-			z[5] = uint32(s5)
-			s6 := a + uint64(y[6]) + c>>6&1
-			z[6] = uint32(s6)
-			s7 := a + uint64(y[7]) + c>>7&1
-			z[7] = uint32(s7)
-			cout |= (s0>>32 | s1>>32<<1 | s2>>32<<2 | s3>>32<<3 | s4>>32<<4 | s5>>32<<5 | s6>>32<<6 | s7>>32<<7) << l
+			s := a + uint64(y[0]) + c&1
+			z[0] = uint32(s)
+			cb := s >> 32
+			s = a + uint64(y[1]) + c>>1&1
+			z[1] = uint32(s)
+			cb |= s >> 32 << 1
+			s = a + uint64(y[2]) + c>>2&1
+			z[2] = uint32(s)
+			cb |= s >> 32 << 2
+			s = a + uint64(y[3]) + c>>3&1
+			z[3] = uint32(s)
+			cb |= s >> 32 << 3
+			s = a + uint64(y[4]) + c>>4&1
+			z[4] = uint32(s)
+			cb |= s >> 32 << 4
+			s = a + uint64(y[5]) + c>>5&1
+			z[5] = uint32(s)
+			cb |= s >> 32 << 5
+			s = a + uint64(y[6]) + c>>6&1
+			z[6] = uint32(s)
+			cb |= s >> 32 << 6
+			s = a + uint64(y[7]) + c>>7&1
+			z[7] = uint32(s)
+			cb |= s >> 32 << 7
+			cout |= cb << l
 		}
 	}
 	w.swrite64(&o.sdst, cout)
@@ -337,6 +355,163 @@ func pCndmask(w *wave, o *op, generic func(w *wave, o *op)) {
 			z[6] = a ^ (a^b)&-(c>>6&1)
 			z[7] = a ^ (a^b)&-(c>>7&1)
 		}
+	}
+}
+
+// bit64 is 1 for true, 0 for false (SETcc, no branch).
+func bit64(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Ordered f32 compares, eight lanes per step (NaN compares false, as the
+// ISA's lt/gt/le/ge/eq predicates do).
+func fpackLTVV(a *[64]float32, b *[64]float32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x := (*[8]float32)(a[l : l+8])
+		y := (*[8]float32)(b[l : l+8])
+		r |= (bit64(x[0] < y[0]) | bit64(x[1] < y[1])<<1 | bit64(x[2] < y[2])<<2 | bit64(x[3] < y[3])<<3 |
+			bit64(x[4] < y[4])<<4 | bit64(x[5] < y[5])<<5 | bit64(x[6] < y[6])<<6 | bit64(x[7] < y[7])<<7) << l
+	}
+	return r
+}
+
+func fpackLTSV(a float32, b *[64]float32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		y := (*[8]float32)(b[l : l+8])
+		r |= (bit64(a < y[0]) | bit64(a < y[1])<<1 | bit64(a < y[2])<<2 | bit64(a < y[3])<<3 |
+			bit64(a < y[4])<<4 | bit64(a < y[5])<<5 | bit64(a < y[6])<<6 | bit64(a < y[7])<<7) << l
+	}
+	return r
+}
+
+func fpackLTVS(a *[64]float32, b float32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x := (*[8]float32)(a[l : l+8])
+		r |= (bit64(x[0] < b) | bit64(x[1] < b)<<1 | bit64(x[2] < b)<<2 | bit64(x[3] < b)<<3 |
+			bit64(x[4] < b)<<4 | bit64(x[5] < b)<<5 | bit64(x[6] < b)<<6 | bit64(x[7] < b)<<7) << l
+	}
+	return r
+}
+
+func fpackLEVV(a *[64]float32, b *[64]float32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x := (*[8]float32)(a[l : l+8])
+		y := (*[8]float32)(b[l : l+8])
+		r |= (bit64(x[0] <= y[0]) | bit64(x[1] <= y[1])<<1 | bit64(x[2] <= y[2])<<2 | bit64(x[3] <= y[3])<<3 |
+			bit64(x[4] <= y[4])<<4 | bit64(x[5] <= y[5])<<5 | bit64(x[6] <= y[6])<<6 | bit64(x[7] <= y[7])<<7) << l
+	}
+	return r
+}
+
+func fpackLESV(a float32, b *[64]float32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		y := (*[8]float32)(b[l : l+8])
+		r |= (bit64(a <= y[0]) | bit64(a <= y[1])<<1 | bit64(a <= y[2])<<2 | bit64(a <= y[3])<<3 |
+			bit64(a <= y[4])<<4 | bit64(a <= y[5])<<5 | bit64(a <= y[6])<<6 | bit64(a <= y[7])<<7) << l
+	}
+	return r
+}
+
+func fpackLEVS(a *[64]float32, b float32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x := (*[8]float32)(a[l : l+8])
+		r |= (bit64(x[0] <= b) | bit64(x[1] <= b)<<1 | bit64(x[2] <= b)<<2 | bit64(x[3] <= b)<<3 |
+			bit64(x[4] <= b)<<4 | bit64(x[5] <= b)<<5 | bit64(x[6] <= b)<<6 | bit64(x[7] <= b)<<7) << l
+	}
+	return r
+}
+
+func fpackEQVV(a *[64]float32, b *[64]float32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x := (*[8]float32)(a[l : l+8])
+		y := (*[8]float32)(b[l : l+8])
+		r |= (bit64(x[0] == y[0]) | bit64(x[1] == y[1])<<1 | bit64(x[2] == y[2])<<2 | bit64(x[3] == y[3])<<3 |
+			bit64(x[4] == y[4])<<4 | bit64(x[5] == y[5])<<5 | bit64(x[6] == y[6])<<6 | bit64(x[7] == y[7])<<7) << l
+	}
+	return r
+}
+
+func fpackEQSV(a float32, b *[64]float32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		y := (*[8]float32)(b[l : l+8])
+		r |= (bit64(a == y[0]) | bit64(a == y[1])<<1 | bit64(a == y[2])<<2 | bit64(a == y[3])<<3 |
+			bit64(a == y[4])<<4 | bit64(a == y[5])<<5 | bit64(a == y[6])<<6 | bit64(a == y[7])<<7) << l
+	}
+	return r
+}
+
+func fpackEQVS(a *[64]float32, b float32) (r uint64) {
+	for l := 0; l < 64; l += 8 {
+		x := (*[8]float32)(a[l : l+8])
+		r |= (bit64(x[0] == b) | bit64(x[1] == b)<<1 | bit64(x[2] == b)<<2 | bit64(x[3] == b)<<3 |
+			bit64(x[4] == b)<<4 | bit64(x[5] == b)<<5 | bit64(x[6] == b)<<6 | bit64(x[7] == b)<<7) << l
+	}
+	return r
+}
+
+// pCmpF32 is cmpF32Fast with EXEC all ones, f32 denormals kept and no
+// input modifiers, for the ordered predicates; uniform sources are read
+// once and the mask is built without branches.
+func pCmpF32(w *wave, o *op, x bool, p int) {
+	if !allOnes(w) || w.mode&0x10 == 0 || o.abs|o.neg != 0 || p > pGE || p == pNE {
+		cmpF32Fast(w, o, x, p)
+		return
+	}
+	va, vb := isVec(o.src[0].kind), isVec(o.src[1].kind)
+	var r uint64
+	switch {
+	case va && vb:
+		a, b := f32Lanes(w.lanes(&o.src[0])[:]), f32Lanes(w.lanes(&o.src[1])[:])
+		switch p {
+		case pLT:
+			r = fpackLTVV(a, b)
+		case pGT:
+			r = fpackLTVV(b, a)
+		case pLE:
+			r = fpackLEVV(a, b)
+		case pGE:
+			r = fpackLEVV(b, a)
+		case pEQ:
+			r = fpackEQVV(a, b)
+		}
+	case vb:
+		a, b := f32(w.sread32(&o.src[0])), f32Lanes(w.lanes(&o.src[1])[:])
+		switch p {
+		case pLT:
+			r = fpackLTSV(a, b)
+		case pGT:
+			r = fpackLTVS(b, a)
+		case pLE:
+			r = fpackLESV(a, b)
+		case pGE:
+			r = fpackLEVS(b, a)
+		case pEQ:
+			r = fpackEQSV(a, b)
+		}
+	case va:
+		a, b := f32Lanes(w.lanes(&o.src[0])[:]), f32(w.sread32(&o.src[1]))
+		switch p {
+		case pLT:
+			r = fpackLTVS(a, b)
+		case pGT:
+			r = fpackLTSV(b, a)
+		case pLE:
+			r = fpackLEVS(a, b)
+		case pGE:
+			r = fpackLESV(b, a)
+		case pEQ:
+			r = fpackEQVS(a, b)
+		}
+	default:
+		cmpF32Fast(w, o, x, p)
+		return
+	}
+	w.swrite64(&o.sdst, r)
+	if x {
+		w.setExec(r)
 	}
 }
 
@@ -545,6 +720,24 @@ func specialiseP() {
 	over("v_cndmask_b32", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
 		return func(w *wave, o *op) { pCndmask(w, o, prev) }
 	})
+	for name, p := range fastFloatPred {
+		p := p
+		if p > pGE || p == pNE {
+			continue
+		}
+		for _, x := range []bool{false, true} {
+			x := x
+			pre := "v_cmp_"
+			if x {
+				pre = "v_cmpx_"
+			}
+			if _, ok := semantics[pre+name+"_f32"]; ok {
+				over(pre+name+"_f32", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+					return func(w *wave, o *op) { pCmpF32(w, o, x, p) }
+				})
+			}
+		}
+	}
 	for name, p := range fastIntPred {
 		p := p
 		for _, x := range []bool{false, true} {
@@ -564,3 +757,96 @@ func specialiseP() {
 		}
 	}
 }
+
+// Unrolled f32 lane loops (eight lanes per step on fixed-size arrays: no
+// bounds checks, a quarter of the loop overhead; the measured speed-up of
+// the loop alone is 1.5-2.5x). Each is one IEEE operation per lane, as the
+// scalar loops were: Go rounds every float32 operation and nothing here can
+// be fused.
+
+func f32AddVV(d, a, b *[64]float32) {
+	for l := 0; l < 64; l += 8 {
+		x, y, z := (*[8]float32)(a[l:l+8]), (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
+		z[0] = x[0] + y[0]
+		z[1] = x[1] + y[1]
+		z[2] = x[2] + y[2]
+		z[3] = x[3] + y[3]
+		z[4] = x[4] + y[4]
+		z[5] = x[5] + y[5]
+		z[6] = x[6] + y[6]
+		z[7] = x[7] + y[7]
+	}
+}
+
+func f32AddSV(d *[64]float32, s float32, b *[64]float32) {
+	for l := 0; l < 64; l += 8 {
+		y, z := (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
+		z[0] = s + y[0]
+		z[1] = s + y[1]
+		z[2] = s + y[2]
+		z[3] = s + y[3]
+		z[4] = s + y[4]
+		z[5] = s + y[5]
+		z[6] = s + y[6]
+		z[7] = s + y[7]
+	}
+}
+
+func f32MulVV(d, a, b *[64]float32) {
+	for l := 0; l < 64; l += 8 {
+		x, y, z := (*[8]float32)(a[l:l+8]), (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
+		z[0] = x[0] * y[0]
+		z[1] = x[1] * y[1]
+		z[2] = x[2] * y[2]
+		z[3] = x[3] * y[3]
+		z[4] = x[4] * y[4]
+		z[5] = x[5] * y[5]
+		z[6] = x[6] * y[6]
+		z[7] = x[7] * y[7]
+	}
+}
+
+func f32MulSV(d *[64]float32, s float32, b *[64]float32) {
+	for l := 0; l < 64; l += 8 {
+		y, z := (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
+		z[0] = s * y[0]
+		z[1] = s * y[1]
+		z[2] = s * y[2]
+		z[3] = s * y[3]
+		z[4] = s * y[4]
+		z[5] = s * y[5]
+		z[6] = s * y[6]
+		z[7] = s * y[7]
+	}
+}
+
+func f32SubVV(d, a, b *[64]float32) {
+	for l := 0; l < 64; l += 8 {
+		x, y, z := (*[8]float32)(a[l:l+8]), (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
+		z[0] = x[0] - y[0]
+		z[1] = x[1] - y[1]
+		z[2] = x[2] - y[2]
+		z[3] = x[3] - y[3]
+		z[4] = x[4] - y[4]
+		z[5] = x[5] - y[5]
+		z[6] = x[6] - y[6]
+		z[7] = x[7] - y[7]
+	}
+}
+
+func f32SubSV(d *[64]float32, s float32, b *[64]float32) {
+	for l := 0; l < 64; l += 8 {
+		y, z := (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
+		z[0] = s - y[0]
+		z[1] = s - y[1]
+		z[2] = s - y[2]
+		z[3] = s - y[3]
+		z[4] = s - y[4]
+		z[5] = s - y[5]
+		z[6] = s - y[6]
+		z[7] = s - y[7]
+	}
+}
+
+// f32Lanes views 64 lanes of register bits as float32 values.
+func f32Lanes(s []uint32) *[64]float32 { return (*[64]float32)(unsafe.Pointer((*[64]uint32)(s))) }

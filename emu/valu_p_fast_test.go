@@ -14,7 +14,8 @@ import (
 func TestFastVALUMatchesPrevious(t *testing.T) {
 	semFor(0)
 	g := lcg(3)
-	edges := []uint32{0, 1, 2, 31, 32, 63, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFE, 0xFFFF_FFFF}
+	edges := []uint32{0, 1, 2, 31, 32, 63, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFE, 0xFFFF_FFFF,
+		0x3F80_0000, 0xBF80_0000, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0x7F80_0001, 0x0000_0400} // floats: ±1, ±inf, qNaN, sNaN, denormal
 	fill := func(w *wave) {
 		for i := range w.v {
 			if g.next()%4 == 0 {
