@@ -352,4 +352,19 @@ func TestMFMAModsUnsupported(t *testing.T) {
 			mfmaMods(&wave{}, &op{imm: c.imm}, s)
 		}()
 	}
+	// gfx94x dropped BLGP from the single-block f16 form; gfx90a has it.
+	blgp := &op{imm: 3 << 8}
+	s := mfmaShapeFor("v_mfma_f32_16x16x16f16")
+	w90a := &wave{r: &run{dev: newTestDevice(t, "gfx90a", &testMem{})}}
+	if cb, ab, bl, _ := mfmaMods(w90a, blgp, s); cb != 0 || ab != 0 || bl != 3 {
+		t.Errorf("gfx90a 16x16x16f16 blgp:3 = %d %d %d", cb, ab, bl)
+	}
+	func() {
+		defer func() {
+			if f, ok := recover().(*Fault); !ok || !errors.Is(f, ErrNotSupported) {
+				t.Errorf("gfx940 16x16x16f16 blgp:3: %v, want a not-supported fault", f)
+			}
+		}()
+		mfmaMods(&wave{r: &run{dev: newTestDevice(t, "gfx940", &testMem{})}}, blgp, s)
+	}()
 }

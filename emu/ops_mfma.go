@@ -3,6 +3,7 @@ package emu
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // MAI / MFMA matrix instructions of gfx908, gfx90a and gfx94x (AMD
@@ -37,8 +38,9 @@ import (
 // 16·(BLGP-4) … +15 into all four groups of 16. On gfx94x the f64 forms
 // read BLGP as neg bits (negate A, B, C), as LLVM's printer spells them.
 // CBSZ/ABID on single-block forms, ABID ≥ 2^CBSZ, 2^CBSZ above the block
-// count, and any field on gfx90a's f64 forms (which the calculator lists as
-// not supporting them) fault as not supported.
+// count, any field on gfx90a's f64 forms and on gfx940's xf32 and FP8/BF8
+// forms, and BLGP on gfx94x's single-block f16, bf16 and i8 forms (which
+// the calculator lists as not supporting them) fault as not supported.
 //
 // Element types: f32, f16, bf16, i8, f64, xf32 (gfx940: f32 operands, two
 // per lane; the products are formed from the full f32 inputs, which is the
@@ -248,6 +250,10 @@ func mfmaMods(w *wave, o *op, s *mfmaShape) (cbsz, abid, blgp, neg uint) {
 	case 'g':
 		if cbsz|abid != 0 {
 			mfmaUnsupported(w, fmt.Sprintf("cbsz:%d abid:%d on a single-block form", cbsz, abid))
+		}
+		if blgp != 0 && s.ea != 'f' && w.r != nil && strings.HasPrefix(w.r.dev.cfg.Processor, "gfx94") {
+			// CDNA3 dropped BLGP from the single-block f16, bf16 and i8 forms.
+			mfmaUnsupported(w, fmt.Sprintf("blgp:%d on a gfx94x single-block %c form", blgp, s.ea))
 		}
 	default:
 		if 1<<cbsz > s.blocks || abid >= 1<<cbsz && abid != 0 {
