@@ -11,8 +11,17 @@
 // C arguments onto package hsa one to one, except for the hot lock-free
 // operations HIP calls in polling loops — signal load/store/add/CAS/exchange
 // and the queue read/write-index operations — which C performs directly on
-// the amd_signal_t and amd_queue_t structures, entering Go only to wake
-// waiters after a signal changes.
+// the amd_signal_t and amd_queue_t structures. After updating a signal C
+// reads the two watcher counts package hsa keeps in the ABI struct's
+// padding (reserved1: goroutines on Go channels; reserved3[0]: threads
+// sleeping in futex(2), including the queue's packet processor on its
+// doorbell): it wakes sleepers itself with FUTEX_WAKE and enters Go only
+// when a goroutine watches, so HIP's doorbell store and the completion
+// store cost no cgo call. Waits check the value, spin for up to 20 µs
+// (yielding the CPU), then sleep in futex(2) on the signal's wake
+// sequence, polling at 50 µs–2 ms for stores that wake nobody; only a
+// destroyed signal's wait goes to Go. Package latency measures the
+// resulting round trip against the Go API's (TestDispatchLatency).
 //
 // Handles: hsa_signal_t.handle is its amd_signal_t's address and an
 // hsa_queue_t* is a populated amd_queue_t, as the ABI requires; agents,

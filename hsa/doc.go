@@ -51,6 +51,29 @@
 // the Go type its constant's comment names; the C ABI writes it into the
 // caller's buffer.
 //
+// Waking (DESIGN.md "Signals and waking"): goroutines that wait on a
+// signal through Go (Wait, WaitAny, async handlers, barrier packets,
+// asynchronous copies) block on a channel and count themselves in
+// amd_signal_t.reserved1; threads that cannot block on a Go channel
+// without a cgo callback — the C ABI's waits, after a 20 µs spin — and
+// each queue's packet processor, after a 20 µs spin on its write index
+// that yields its CPU, sleep in futex(2) on a wake sequence in
+// amd_signal_t.reserved3[1] and count themselves in reserved3[0]
+// (Signal.sleep). Every update through Go or C checks both counts after
+// the value (Dekker's protocol) and wakes only who is there, so a store
+// nobody watches costs no call and a doorbell rung from C reaches the
+// packet processor with one futex wake, never through Go's scheduler.
+// A destroyed signal's kind becomes AMD_SIGNAL_KIND_INVALID so sleepers
+// in C leave.
+//
+// Launch keeps per-queue caches of kernarg blocks (power-of-two size
+// classes from 64 bytes, eight per class) and completion signals, and each
+// kernel's kernarg layout, so a launch allocates no device memory, updates
+// no region table and calls no madvise(2) in the steady state.
+//
+// hsa_memory_register ranges (Register) are counted per (address, size)
+// and may repeat and overlap; agents see their union.
+//
 // Race detector: device memory is mmap'd, outside the detector's view, so
 // under -race signal operations additionally synchronise on a Go-heap word
 // (race_on.go) and Go code that waits on a signal sees what the signaller
