@@ -114,7 +114,26 @@ func compileSpecs() {
 					p.bad = true
 				}
 			}
-			p.acts[p.n] = planAct{kind: s.kind, field: s.Field, file: s.File, typ: s.Type}
+			a := planAct{field: s.Field}
+			switch {
+			case s.kind == specFixed:
+				a.act = actFixed
+			case s.kind == specImm:
+				a.act = actImm
+			case s.Field == FieldLiteral:
+				a.act = actLiteral
+			case s.File == FileV && s.Type == TypeVGPROnly:
+				a.act = actVOnly
+			case s.File == FileV:
+				a.act = actV
+			case s.File == FileA && s.Type == TypeVGPROnly:
+				a.act = actAOnly
+			case s.File == FileA:
+				a.act = actA
+			default:
+				a.act = actS
+			}
+			p.acts[p.n] = a
 			p.n++
 		}
 	}
@@ -144,11 +163,22 @@ type tmplPlan struct {
 }
 
 type planAct struct {
-	kind  uint8 // specFixed, specImm or specReg
+	act   uint8 // what fill does: actFixed, actImm, ...
 	field Field
-	file  File
-	typ   OperandType
 }
+
+// Plan actions: the operand kind, register file and field decide them once
+// per template.
+const (
+	actFixed   = iota // fixed text operand: the prototype is complete
+	actImm            // an immediate field
+	actLiteral        // the mandatory trailing literal
+	actS              // a 9-bit source or scalar field: resolveSrc
+	actVOnly          // a 9-bit field that always names a VGPR (low 8 bits)
+	actV              // a VGPR field (8-bit, or 9-bit where codes below 256 are sources)
+	actAOnly          // AGPR-only field
+	actA              // an AGPR field
+)
 
 var tmplPlans []tmplPlan
 
@@ -299,18 +329,15 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 		s := &p.acts[i]
 		op := &in.Ops[i]
 		*op = p.ops[i]
-		switch s.kind {
-		case specFixed:
-			continue
-		case specImm:
-			op.Value = uint64(f[s.field])
+		v := f[s.field]
+		switch s.act {
+		case actFixed:
+		case actImm:
+			op.Value = uint64(v)
 			if s.field == FieldOffset && in.Enc == EncSMEM {
-				op.Value = uint64(int64(int32(f[s.field]<<11) >> 11)) // 21-bit signed
+				op.Value = uint64(int64(int32(v<<11) >> 11)) // 21-bit signed
 			}
-			continue
-		}
-		switch s.field {
-		case FieldLiteral:
+		case actLiteral:
 			// The mandatory literal (v_madmk/madak K, s_setreg_imm32) is
 			// shared with a source that already read one.
 			if in.Len == 4 {
@@ -322,58 +349,49 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 			}
 			op.Kind = KindLiteral
 			op.Value = uint64(in.Words[1])
-		default:
-			v := f[s.field]
-			if vmask&(1<<s.field) != 0 && s.file != FileS {
-				v += 256
+		case actS:
+			if err := resolveSrc(in, op, v, code, litOK); err != nil {
+				return err
 			}
-			switch s.file {
-			case FileV:
-				if s.typ == TypeVGPROnly {
-					op.Kind = KindVGPR
-					op.Reg = uint16(v & 0xff)
-					if acc {
-						op.Kind = KindAGPR
-					}
-					break
-				}
-				if v < 256 {
-					// A VGPR-only field holding a scalar code: the field is a
-					// 9-bit source printed as VGPR in the marker probe.
-					if err := resolveSrc(in, op, v, code, litOK); err != nil {
-						return err
-					}
-					break
-				}
-				op.Kind = KindVGPR
-				op.Reg = uint16(v - 256)
-				if acc {
-					op.Kind = KindAGPR
-				}
-				if int(op.Reg)+int(op.Count) > 256 {
-					return errBadOp
-				}
-			case FileA:
-				if s.typ == TypeVGPROnly {
-					op.Kind = KindAGPR
-					op.Reg = uint16(v & 0xff)
-					break
-				}
-				if v < 256 && s.field >= FieldSrc0 && s.field <= FieldSrc2 {
-					if err := resolveSrc(in, op, v, code, litOK); err != nil {
-						return err
-					}
-					break
-				}
+		case actVOnly:
+			op.Kind = KindVGPR
+			op.Reg = uint16(v & 0xff)
+			if acc {
 				op.Kind = KindAGPR
-				op.Reg = uint16(v & 0xff)
-				if int(op.Reg)+int(op.Count) > 256 {
-					return errBadOp
-				}
-			default:
+			}
+		case actV:
+			v += uint32(vmask>>s.field&1) << 8 // an 8-bit VGPR field
+			if v < 256 {
+				// A VGPR-only field holding a scalar code: the field is a
+				// 9-bit source printed as VGPR in the marker probe.
 				if err := resolveSrc(in, op, v, code, litOK); err != nil {
 					return err
 				}
+				break
+			}
+			op.Kind = KindVGPR
+			op.Reg = uint16(v - 256)
+			if acc {
+				op.Kind = KindAGPR
+			}
+			if int(op.Reg)+int(op.Count) > 256 {
+				return errBadOp
+			}
+		case actAOnly:
+			op.Kind = KindAGPR
+			op.Reg = uint16(v & 0xff)
+		case actA:
+			v += uint32(vmask>>s.field&1) << 8
+			if v < 256 && s.field >= FieldSrc0 && s.field <= FieldSrc2 {
+				if err := resolveSrc(in, op, v, code, litOK); err != nil {
+					return err
+				}
+				break
+			}
+			op.Kind = KindAGPR
+			op.Reg = uint16(v & 0xff)
+			if int(op.Reg)+int(op.Count) > 256 {
+				return errBadOp
 			}
 		}
 	}

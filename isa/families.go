@@ -135,7 +135,7 @@ func decodeSOPP(in *Inst, tab *procTable, code []byte, w0 uint32) error {
 	n := int(p.n)
 	for i := 0; i < n; i++ {
 		in.Ops[i] = p.ops[i]
-		if p.acts[i].kind == specImm {
+		if p.acts[i].act == actImm {
 			in.Ops[i].Value = uint64(imm)
 		}
 	}

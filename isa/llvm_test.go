@@ -287,6 +287,8 @@ func TestLLVMDifferential(t *testing.T) {
 			texts, lens := llvmDisasm(t, tool, cpu, slots)
 			bad := map[string]int{}
 			gaps := 0
+			valid := map[Encoding]int{} // words LLVM decoded, by encoding
+			nvalid := 0
 			var shown = map[string]int{}
 			var buf [16]byte
 			for i, s := range slots {
@@ -304,6 +306,12 @@ func TestLLVMDifferential(t *testing.T) {
 					got = in.String()
 				}
 				want := texts[i]
+				if want != "" && want != "<crash>" {
+					nvalid++
+					if e, err := decodeEnc(s[0]); err == nil {
+						valid[e]++
+					}
+				}
 				if strings.TrimRight(got, " ") == want && (want == "" || int(in.Len) == lens[i]) {
 					continue
 				}
@@ -332,7 +340,8 @@ func TestLLVMDifferential(t *testing.T) {
 				total += v
 			}
 			sort.Strings(keys)
-			t.Logf("%d words, %d in known gaps, %d mismatches: %v", n, gaps, total, keys)
+			t.Logf("%d words (%d valid for LLVM, %d of them MIMG, %d VOP3P), %d in known gaps, %d mismatches: %v",
+				n, nvalid, valid[EncMIMG], valid[EncVOP3P], gaps, total, keys)
 			// Strict: every word outside the known gaps (knownGap, with
 			// its reasons, and words llvm-objdump-15 crashes on) must
 			// match LLVM text for text.
