@@ -163,7 +163,7 @@ func buildOp(in *isa.Inst) (*op, error) {
 		// Bit 13 of gfx940 SCRATCH is SVE (saddr + vaddr addressing), not LDS.
 		m.Flags &^= isa.FlagLDS
 	}
-	if strings.HasPrefix(name, "v_mfma") {
+	if strings.HasPrefix(name, "v_mfma") || strings.HasPrefix(name, "v_smfmac") {
 		o.imm = uint32(m.CBSZ) | uint32(m.ABID)<<4 | uint32(m.BLGP)<<8 // read by ops_mfma.go
 	}
 	if m.Flags&(isa.FlagLDS|isa.FlagGDS) != 0 {

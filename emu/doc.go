@@ -49,11 +49,11 @@
 //
 // Scalar atomics: s_atomic_* and s_buffer_atomic_* (32/64-bit, GLC return).
 //
-// Not implemented yet: wave32, the sparse v_smfmac_* forms (gfx940), MIMG,
-// GWS and ordered-count DS instructions, LDS-DMA (buffer/global loads to
-// LDS), directed rounding in v_div_fmas_f64 (rounded to nearest). Done
-// since the paragraphs above were written: the MFMA f64, xf32 and FP8/BF8
-// forms and CBSZ/ABID/BLGP (ops_mfma.go), the packed and d16 buffer formats
+// Not implemented yet: wave32, MIMG, GWS and ordered-count DS
+// instructions, LDS-DMA (buffer/global loads to LDS), directed rounding in
+// v_div_fmas_f64 (rounded to nearest). Done since the paragraphs above were
+// written: the MFMA f64, xf32 and FP8/BF8 forms, CBSZ/ABID/BLGP and gfx940's
+// sparse v_smfmac_* forms (ops_mfma.go), the packed and d16 buffer formats
 // (ops_format.go), ds_read/write_addtid_b32, and v_fma_f64 in MODE's
 // directed rounding modes (fp.go fma64).
 package emu

@@ -368,3 +368,126 @@ func TestMFMAModsUnsupported(t *testing.T) {
 		mfmaMods(&wave{r: &run{dev: newTestDevice(t, "gfx940", &testMem{})}}, blgp, s)
 	}()
 }
+
+// TestSMFMAC checks gfx940's sparse v_smfmac_* forms against a dense Go
+// matrix multiply D = C + A·B, where A has 4:2 structured sparsity. The
+// packing follows the AMD Matrix Instruction Calculator (CDNA3
+// --register-layout of A, B, D and --compression, checked against this
+// description for all 14 forms): A[i][k] and the compression index in lane
+// i + M·(k/e) (e = 8 for 16-bit, 16 for 8-bit inputs), the two values kept
+// of chunk c = (k mod e)/4 in value slots 2c and 2c+1, their positions in
+// the chunk in the index VGPR's bits 4c+1:4c and 4c+3:4c+2 of index set
+// ABID (CBSZ = 0; set 0 otherwise), sets e bits wide; B[k][j] in lane
+// j + N·(k/e), element k mod e; D as the dense forms. The other index sets
+// hold random bits, so reading the wrong set fails.
+func TestSMFMAC(t *testing.T) {
+	path := filepath.Join("testdata", "mfma_x.gfx940.hsaco")
+	haveObject(t, path)
+	mem := &testMem{}
+	obj := loadObject(t, mem, path)
+	d := newTestDevice(t, "gfx940", mem)
+	le := binary.LittleEndian
+	for ci, c := range []struct {
+		name       string
+		m, n, k    int
+		ea, eb     byte
+		e          int
+		cbsz, abid int
+	}{
+		{"xs_f16_16x16x32_a1", 16, 16, 32, 'h', 'h', 8, 0, 1},
+		{"xs_f16_32x32x16", 32, 32, 16, 'h', 'h', 8, 0, 0},
+		{"xs_bf16_16x16x32_a3", 16, 16, 32, 'b', 'b', 8, 0, 3},
+		{"xs_bf16_32x32x16_c1a2", 32, 32, 16, 'b', 'b', 8, 1, 2},
+		{"xs_i8_16x16x64_a1", 16, 16, 64, 'i', 'i', 16, 0, 1},
+		{"xs_i8_32x32x32", 32, 32, 32, 'i', 'i', 16, 0, 0},
+		{"xs_fp8_bf8_16x16x64", 16, 16, 64, '8', '5', 16, 0, 0},
+		{"xs_bf8_fp8_32x32x32_a1", 32, 32, 32, '5', '8', 16, 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			vb := mfmaXBits(c.ea)
+			nina, ninb, nout := c.e/2*vb/32, c.e*vb/32, c.m*c.n/64
+			a, b := obj.buf(t, 64*nina*4), obj.buf(t, 64*ninb*4)
+			cb, db, xb := obj.buf(t, 64*nout*4), obj.buf(t, 64*nout*4), obj.buf(t, 64*4)
+			g := lcg(300 + ci)
+			small := func(r int) int { return int(g.next()%uint32(2*r+1)) - r }
+			set := c.abid
+			if c.cbsz != 0 {
+				set = 0
+			}
+			for l := 0; l < 64; l++ {
+				le.PutUint32(xb.Data[4*l:], g.next()) // garbage in the unused sets
+			}
+			put := func(r Region, nin, lane, el int, v uint64) {
+				off := lane*nin*4 + el*vb/8
+				if vb == 16 {
+					le.PutUint16(r.Data[off:], uint16(v))
+				} else {
+					r.Data[off] = byte(v)
+				}
+			}
+			A := make([]int, c.m*c.k) // dense [i][k]
+			pairs := [][2]int{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}
+			for i := 0; i < c.m; i++ {
+				for grp := 0; grp < c.k/c.e; grp++ {
+					lane := i + c.m*grp
+					for ch := 0; ch < c.e/4; ch++ {
+						p := pairs[g.next()%6]
+						for s := 0; s < 2; s++ {
+							v := small(4)
+							A[i*c.k+grp*c.e+4*ch+p[s]] = v
+							put(a, nina, lane, 2*ch+s, mfmaXEnc(c.ea, v))
+						}
+						bit := uint(set*c.e + 4*ch)
+						x := le.Uint32(xb.Data[4*lane:])
+						x = x&^(0xF<<bit) | uint32(p[0]|p[1]<<2)<<bit
+						le.PutUint32(xb.Data[4*lane:], x)
+					}
+				}
+			}
+			B := make([]int, c.k*c.n)
+			for k := 0; k < c.k; k++ {
+				for j := 0; j < c.n; j++ {
+					B[k*c.n+j] = small(4)
+					put(b, ninb, j+c.n*(k/c.e), k%c.e, mfmaXEnc(c.eb, B[k*c.n+j]))
+				}
+			}
+			where := func(i, j int) (lane, reg int) {
+				if c.m == 32 {
+					return j + 32*(i/4%2), 4*(i/8) + i%4
+				}
+				return j + 16*(i/4), i % 4
+			}
+			word := func(v int) uint32 {
+				if c.ea == 'i' {
+					return uint32(int32(v))
+				}
+				return math.Float32bits(float32(v))
+			}
+			C := make([]int, c.m*c.n)
+			for i := 0; i < c.m; i++ {
+				for j := 0; j < c.n; j++ {
+					C[i*c.n+j] = small(100)
+					l, r := where(i, j)
+					le.PutUint32(cb.Data[(l*nout+r)*4:], word(C[i*c.n+j]))
+				}
+			}
+			if _, err := obj.launch(t, d, c.name, [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, 0, kargs(a.Base, b.Base, cb.Base, db.Base, xb.Base)); err != nil {
+				t.Fatal(err)
+			}
+			bad := 0
+			for i := 0; i < c.m; i++ {
+				for j := 0; j < c.n; j++ {
+					want := C[i*c.n+j]
+					for k := 0; k < c.k; k++ {
+						want += A[i*c.k+k] * B[k*c.n+j]
+					}
+					l, r := where(i, j)
+					if got := le.Uint32(db.Data[(l*nout+r)*4:]); got != word(want) && bad < 5 {
+						bad++
+						t.Errorf("D[%d][%d] (lane %d reg %d) = %#x, want %d (%#x)", i, j, l, r, got, want, word(want))
+					}
+				}
+			}
+		})
+	}
+}

@@ -60,7 +60,7 @@ type mfmaShape struct {
 	ea, eb          byte // element type of A, B: 'f' f32 (also xf32), 'h' f16, 'b' bf16, 'i' i8, 'd' f64, '8' fp8, '5' bf8
 	e               int  // elements per lane per operand
 	kOuter          bool // lane group g = b + blocks·(k/e) (v_mfma_f64_4x4x4f64)
-	mods            byte // 'a' CBSZ/ABID and BLGP, 'g' BLGP only, 'n' none, 'N' BLGP is neg (gfx94x f64)
+	mods            byte // 'a' CBSZ/ABID and BLGP, 'g' BLGP only, 'n' none, 'N' BLGP is neg (gfx94x f64), 's' sparse
 }
 
 func init() {
@@ -122,8 +122,33 @@ func init() {
 		"v_mfma_f32_32x32x16_bf8_fp8": {m: 32, n: 32, k: 16, blocks: 1, ea: '5', eb: '8', e: 8, mods: 'n'},
 		"v_mfma_f32_32x32x16_bf8_bf8": {m: 32, n: 32, k: 16, blocks: 1, ea: '5', eb: '5', e: 8, mods: 'n'},
 	}
+	sparse := map[string]mfmaShape{
+		"v_smfmac_f32_16x16x32_f16":     {m: 16, n: 16, k: 32, ea: 'h', eb: 'h', e: 8},
+		"v_smfmac_f32_32x32x16_f16":     {m: 32, n: 32, k: 16, ea: 'h', eb: 'h', e: 8},
+		"v_smfmac_f32_16x16x32_bf16":    {m: 16, n: 16, k: 32, ea: 'b', eb: 'b', e: 8},
+		"v_smfmac_f32_32x32x16_bf16":    {m: 32, n: 32, k: 16, ea: 'b', eb: 'b', e: 8},
+		"v_smfmac_i32_16x16x64_i8":      {m: 16, n: 16, k: 64, ea: 'i', eb: 'i', e: 16},
+		"v_smfmac_i32_32x32x32_i8":      {m: 32, n: 32, k: 32, ea: 'i', eb: 'i', e: 16},
+		"v_smfmac_f32_16x16x64_fp8_fp8": {m: 16, n: 16, k: 64, ea: '8', eb: '8', e: 16},
+		"v_smfmac_f32_16x16x64_fp8_bf8": {m: 16, n: 16, k: 64, ea: '8', eb: '5', e: 16},
+		"v_smfmac_f32_16x16x64_bf8_fp8": {m: 16, n: 16, k: 64, ea: '5', eb: '8', e: 16},
+		"v_smfmac_f32_16x16x64_bf8_bf8": {m: 16, n: 16, k: 64, ea: '5', eb: '5', e: 16},
+		"v_smfmac_f32_32x32x32_fp8_fp8": {m: 32, n: 32, k: 32, ea: '8', eb: '8', e: 16},
+		"v_smfmac_f32_32x32x32_fp8_bf8": {m: 32, n: 32, k: 32, ea: '8', eb: '5', e: 16},
+		"v_smfmac_f32_32x32x32_bf8_fp8": {m: 32, n: 32, k: 32, ea: '5', eb: '8', e: 16},
+		"v_smfmac_f32_32x32x32_bf8_bf8": {m: 32, n: 32, k: 32, ea: '5', eb: '5', e: 16},
+	}
+	for name, s := range sparse {
+		s := s
+		s.blocks, s.mods = 1, 's'
+		shapes[name] = s
+		defV(name, "iii", func(w *wave, o *op) { execSMFMAC(w, o, &s) })
+	}
 	mfmaShapes = shapes
 	for name, s := range shapes {
+		if s.mods == 's' {
+			continue
+		}
 		s := s
 		types := "iif"
 		switch s.ea {
@@ -364,6 +389,88 @@ func execMFMA(w *wave, o *op, s *mfmaShape) {
 					mfmaElem(br[:ninb], blgpLane(blgp, j+s.n*group(b, k)), k%s.e, s.eb)
 			}
 			acc[r*64+l] = u32(float32(sum))
+		}
+	}
+	for r := 0; r < nout; r++ {
+		i := (int(o.dst.idx) + r) << 6
+		if o.dst.kind == kAGPR {
+			copy(w.a[i:i+64], acc[r*64:(r+1)*64])
+		} else {
+			copy(w.v[i:i+64], acc[r*64:(r+1)*64])
+		}
+	}
+}
+
+// execSMFMAC runs gfx940's sparse v_smfmac_* (MI300 ISA guide; AMD Matrix
+// Instruction Calculator README, "compression index"): D += A·B with D
+// (vdst) also the accumulator, A stored with 4:2 structured sparsity and
+// src2 a VGPR of compression indices. Per lane the dense layout is the
+// MFMA one with e = s.e k elements per lane group (lane i + M·(k/e)); of
+// each chunk of 4 consecutive k only 2 values of A are stored, in value
+// slots 2c and 2c+1 for chunk c = (k mod e)/4, and the index VGPR holds a
+// 4-bit field per chunk at bit 4c of the lane's index set: two 2-bit
+// positions within the chunk, the low one for slot 2c. The index set is
+// e bits wide (8 for 16-bit, 16 for 8-bit inputs); CBSZ = 0 selects set
+// ABID, any other CBSZ set 0. B and D are as in the dense forms; BLGP is
+// not supported.
+func execSMFMAC(w *wave, o *op, s *mfmaShape) {
+	cbsz, abid, blgp := uint(o.imm&7), uint(o.imm>>4&15), uint(o.imm>>8&7)
+	sets := uint(32 / s.e)
+	if blgp != 0 || cbsz == 0 && abid >= sets {
+		mfmaUnsupported(w, fmt.Sprintf("cbsz:%d abid:%d blgp:%d on a sparse form", cbsz, abid, blgp))
+	}
+	shift := uint(0)
+	if cbsz == 0 {
+		shift = abid * uint(s.e)
+	}
+	bits := mfmaBits(s.ea)
+	nina := (s.e / 2 * bits) / 32
+	ninb := (s.e * bits) / 32
+	var ar, br [4][]uint32
+	for r := 0; r < nina; r++ {
+		ar[r] = w.mfmaReg(&o.src[0], r, false, &w.tmp[r])
+	}
+	for r := 0; r < ninb; r++ {
+		br[r] = w.mfmaReg(&o.src[1], r, false, &w.tmp[4+r])
+	}
+	idx := w.mfmaReg(&o.src[2], 0, false, &w.tmp[8])
+	nout := s.m * s.n / 64
+	if len(w.mfma) < 32*64 {
+		w.mfma = make([]uint32, 32*64)
+	}
+	acc := w.mfma[:nout*64]
+	for r := 0; r < nout; r++ {
+		copy(acc[r*64:(r+1)*64], w.mfmaReg(&o.dst, r, false, &w.tmp[9]))
+	}
+	groups := s.k / s.e
+	for r := 0; r < nout; r++ {
+		for l := 0; l < 64; l++ {
+			var i, j int
+			if s.m == 32 {
+				i, j = 8*(r/4)+4*(l/32)+r%4, l%32
+			} else {
+				i, j = 4*(l/16)+r%4, l%16
+			}
+			fsum, isum := float64(f32(acc[r*64+l])), int32(acc[r*64+l])
+			for g := 0; g < groups; g++ {
+				la, lb := i+s.m*g, j+s.n*g
+				for c := 0; c < s.e/4; c++ {
+					field := idx[la] >> (shift + uint(4*c)) & 0xF
+					for t := 0; t < 2; t++ {
+						pos := int(field>>(2*uint(t))) & 3
+						if s.ea == 'i' {
+							isum += int32(mfmaElem(ar[:nina], la, 2*c+t, 'i')) * int32(mfmaElem(br[:ninb], lb, 4*c+pos, 'i'))
+							continue
+						}
+						fsum += mfmaElem(ar[:nina], la, 2*c+t, s.ea) * mfmaElem(br[:ninb], lb, 4*c+pos, s.eb)
+					}
+				}
+			}
+			if s.ea == 'i' {
+				acc[r*64+l] = uint32(isum)
+			} else {
+				acc[r*64+l] = u32(float32(fsum))
+			}
 		}
 	}
 	for r := 0; r < nout; r++ {

@@ -13,12 +13,24 @@ typedef int v16i __attribute__((ext_vector_type(16)));
 typedef double v4d __attribute__((ext_vector_type(4)));
 typedef half v4h __attribute__((ext_vector_type(4)));
 typedef short v2s __attribute__((ext_vector_type(2)));
+typedef short v4s __attribute__((ext_vector_type(4)));
+typedef short v8s __attribute__((ext_vector_type(8)));
+typedef half v8h __attribute__((ext_vector_type(8)));
+typedef int v2i __attribute__((ext_vector_type(2)));
 
 #define K(kname, builtin, AT, CT, cbsz, abid, blgp)                            \
   kernel void kname(global const AT *a, global const AT *b,                   \
                     global const CT *c, global CT *d) {                        \
     int l = __builtin_amdgcn_workitem_id_x();                                  \
     d[l] = __builtin_amdgcn_##builtin(a[l], b[l], c[l], cbsz, abid, blgp);     \
+  }
+
+// Sparse (gfx940): A compressed 4:2, x the compression index VGPR.
+#define SK(kname, builtin, AT, BT, CT, cbsz, abid)                             \
+  kernel void kname(global const AT *a, global const BT *b,                   \
+                    global const CT *c, global CT *d, global const int *x) {   \
+    int l = __builtin_amdgcn_workitem_id_x();                                  \
+    d[l] = __builtin_amdgcn_##builtin(a[l], b[l], c[l], x[l], cbsz, abid);     \
   }
 
 #ifdef GFX90A
@@ -44,4 +56,12 @@ K(x_bf8_bf8_16x16x32, mfma_f32_16x16x32_bf8_bf8, long, v4f, 0, 0, 0)
 K(x_fp8_fp8_32x32x16, mfma_f32_32x32x16_fp8_fp8, long, v16f, 0, 0, 0)
 K(x_bf8_fp8_32x32x16, mfma_f32_32x32x16_bf8_fp8, long, v16f, 0, 0, 0)
 K(x_f32_32x32x1_c1a0g1, mfma_f32_32x32x1f32, float, v32f, 1, 0, 1)
+SK(xs_f16_16x16x32_a1, smfmac_f32_16x16x32_f16, v4h, v8h, v4f, 0, 1)
+SK(xs_f16_32x32x16, smfmac_f32_32x32x16_f16, v4h, v8h, v16f, 0, 0)
+SK(xs_bf16_16x16x32_a3, smfmac_f32_16x16x32_bf16, v4s, v8s, v4f, 0, 3)
+SK(xs_bf16_32x32x16_c1a2, smfmac_f32_32x32x16_bf16, v4s, v8s, v16f, 1, 2)
+SK(xs_i8_16x16x64_a1, smfmac_i32_16x16x64_i8, v2i, v4i, v4i, 0, 1)
+SK(xs_i8_32x32x32, smfmac_i32_32x32x32_i8, v2i, v4i, v16i, 0, 0)
+SK(xs_fp8_bf8_16x16x64, smfmac_f32_16x16x64_fp8_bf8, v2i, v4i, v4f, 0, 0)
+SK(xs_bf8_fp8_32x32x32_a1, smfmac_f32_32x32x32_bf8_fp8, v2i, v4i, v16f, 0, 1)
 #endif
