@@ -426,6 +426,18 @@ func resolveSrc(in *Inst, op *Operand, v uint32, code []byte, litOK bool) error 
 		op.Reg = uint16(v)
 		return nil
 	}
+	if v-128 <= 208-128 && op.Field != FieldDst && op.Field != FieldSDst && op.Type != TypeRegOnly {
+		// The next most common: an inline integer constant (the general
+		// switch below gives the same result).
+		op.Kind = KindInline
+		op.Reg = uint16(v)
+		iv := int64(v) - 128
+		if v > 192 {
+			iv = 192 - int64(v)
+		}
+		op.Value = inlineInt(iv, op.Type)
+		return nil
+	}
 	op.Reg = uint16(v)
 	if v <= 101 && op.Count > 16 {
 		op.Count = 1 // LLVM has no 32-register SGPR class; it prints one register
