@@ -24,9 +24,10 @@ import (
 // poclSizes: the manifest's, a smaller uniform one, and two whose global
 // sizes are not multiples of the workgroup size in any dimension (partial
 // workgroups in every dimension: 1D, 2D and 3D kernels, including the
-// work-item and group query kernels ids_2d, ids_3d and partial_groups). PoCL
-// runs once per (source, kernel, size); every object's results are compared
-// with that run.
+// work-item and group query kernels ids_2d, ids_3d and partial_groups;
+// kernels declared with reqd_work_group_size, which need full workgroups,
+// run at three uniform sizes instead). PoCL runs once per (source, kernel,
+// size); every object's results are compared with that run.
 //
 // Comparison per output buffer (the object's own manifest check decides):
 //   - integer and exact float outputs: bit-exact;
