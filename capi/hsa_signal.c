@@ -212,16 +212,20 @@ static hsa_signal_value_t wait_slow(hsa_signal_t s, hsa_signal_condition_t c, hs
     if (el >= WAIT_SPIN_NS) break;
     sched_yield();
   }
+  // The sleeper count stays raised from here until the last access to the
+  // signal, so hsa_shut_down (which waits for sleepers to leave) does not
+  // unmap the signal under us.
   uint64_t poll = WAIT_POLL_MIN_NS;
+  __atomic_fetch_add(&a->reserved3[0], 1, __ATOMIC_SEQ_CST);
   for (;;) {
+    uint32_t seq = __atomic_load_n(&a->reserved3[1], __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&a->kind, __ATOMIC_SEQ_CST) != AMD_SIGNAL_KIND_USER) {
+      __atomic_fetch_sub(&a->reserved3[0], 1, __ATOMIC_SEQ_CST);
       el = now_ns() - t0;
-      if (el >= timeout) return load_value(s, mo);
+      if (el >= timeout) return 0;
       return rocpu_signal_wait(s.handle, (uint32_t)c, cmp, timeout == UINT64_MAX ? timeout : timeout - el,
                                (uint32_t)state);
     }
-    __atomic_fetch_add(&a->reserved3[0], 1, __ATOMIC_SEQ_CST);
-    uint32_t seq = __atomic_load_n(&a->reserved3[1], __ATOMIC_SEQ_CST);
     v = load_value(s, mo);
     el = now_ns() - t0;
     if (holds(c, v, cmp) || el >= timeout) {
@@ -230,9 +234,7 @@ static hsa_signal_value_t wait_slow(hsa_signal_t s, hsa_signal_condition_t c, hs
     }
     uint64_t d = timeout - el < poll ? timeout - el : poll;
     struct timespec ts = {(time_t)(d / 1000000000u), (long)(d % 1000000000u)};
-    long r = syscall(SYS_futex, &a->reserved3[1], FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
-    __atomic_fetch_sub(&a->reserved3[0], 1, __ATOMIC_SEQ_CST);
-    if (r == 0) {
+    if (syscall(SYS_futex, &a->reserved3[1], FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0) == 0) {
       poll = WAIT_POLL_MIN_NS;
     } else if (poll < WAIT_POLL_MAX_NS) {
       poll *= 2;

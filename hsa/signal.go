@@ -221,9 +221,20 @@ func (st *signalState) closeAll() {
 	st.h.stop()
 }
 
-// drainWaiters waits (bounded) until no Wait touches signal memory.
+// drainWaiters waits (bounded) until no Wait and no sleeper (a C wait,
+// see Signal.sleep) touches signal memory.
 func (st *signalState) drainWaiters() {
-	for i := 0; i < 5000 && st.inflight.Load() > 0; i++ {
+	sleepers := func() bool {
+		st.mu.RLock()
+		defer st.mu.RUnlock()
+		for _, s := range st.byAddr {
+			if s.Sleepers() > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < 5000 && (st.inflight.Load() > 0 || sleepers()); i++ {
 		time.Sleep(time.Millisecond)
 	}
 }
