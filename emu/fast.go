@@ -439,6 +439,10 @@ func unaryF32Fast(w *wave, o *op, kind int, generic func(w *wave, o *op)) {
 	exec := w.exec()
 	a := w.fsrc32(o, 0)[:64]
 	d := w.vdst(&o.dst)[:64]
+	if exec == ^uint64(0) {
+		unaryF32All(kind, (*[64]uint32)(d), (*[64]uint32)(a))
+		return
+	}
 	for l := 0; l < 64; l++ {
 		if exec>>l&1 == 0 {
 			continue

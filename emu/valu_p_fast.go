@@ -1,6 +1,9 @@
 package emu
 
-import "unsafe"
+import (
+	"math"
+	"unsafe"
+)
 
 // Second-level fast paths for the integer VALU instructions that dominate
 // address arithmetic (bench profile: v_add_co/v_addc pairs, v_lshlrev_b64,
@@ -764,7 +767,7 @@ func specialiseP() {
 // scalar loops were: Go rounds every float32 operation and nothing here can
 // be fused.
 
-func f32AddVV(d, a, b *[64]float32) {
+func f32AddVVGo(d, a, b *[64]float32) {
 	for l := 0; l < 64; l += 8 {
 		x, y, z := (*[8]float32)(a[l:l+8]), (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
 		z[0] = x[0] + y[0]
@@ -778,7 +781,7 @@ func f32AddVV(d, a, b *[64]float32) {
 	}
 }
 
-func f32AddSV(d *[64]float32, s float32, b *[64]float32) {
+func f32AddSVGo(d *[64]float32, s float32, b *[64]float32) {
 	for l := 0; l < 64; l += 8 {
 		y, z := (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
 		z[0] = s + y[0]
@@ -792,7 +795,7 @@ func f32AddSV(d *[64]float32, s float32, b *[64]float32) {
 	}
 }
 
-func f32MulVV(d, a, b *[64]float32) {
+func f32MulVVGo(d, a, b *[64]float32) {
 	for l := 0; l < 64; l += 8 {
 		x, y, z := (*[8]float32)(a[l:l+8]), (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
 		z[0] = x[0] * y[0]
@@ -806,7 +809,7 @@ func f32MulVV(d, a, b *[64]float32) {
 	}
 }
 
-func f32MulSV(d *[64]float32, s float32, b *[64]float32) {
+func f32MulSVGo(d *[64]float32, s float32, b *[64]float32) {
 	for l := 0; l < 64; l += 8 {
 		y, z := (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
 		z[0] = s * y[0]
@@ -820,7 +823,7 @@ func f32MulSV(d *[64]float32, s float32, b *[64]float32) {
 	}
 }
 
-func f32SubVV(d, a, b *[64]float32) {
+func f32SubVVGo(d, a, b *[64]float32) {
 	for l := 0; l < 64; l += 8 {
 		x, y, z := (*[8]float32)(a[l:l+8]), (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
 		z[0] = x[0] - y[0]
@@ -834,7 +837,7 @@ func f32SubVV(d, a, b *[64]float32) {
 	}
 }
 
-func f32SubSV(d *[64]float32, s float32, b *[64]float32) {
+func f32SubSVGo(d *[64]float32, s float32, b *[64]float32) {
 	for l := 0; l < 64; l += 8 {
 		y, z := (*[8]float32)(b[l:l+8]), (*[8]float32)(d[l:l+8])
 		z[0] = s - y[0]
@@ -850,3 +853,23 @@ func f32SubSV(d *[64]float32, s float32, b *[64]float32) {
 
 // f32Lanes views 64 lanes of register bits as float32 values.
 func f32Lanes(s []uint32) *[64]float32 { return (*[64]float32)(unsafe.Pointer((*[64]uint32)(s))) }
+
+// unaryF32AllGo is unaryF32Fast's lane loop for EXEC all ones: v_rcp_f32
+// (kind 0), v_rsq_f32 (1), v_sqrt_f32 (2) in float64, rounded once.
+func unaryF32AllGo(kind int, d, a *[64]uint32) {
+	fa, fd := f32Lanes(a[:]), f32Lanes(d[:])
+	switch kind {
+	case 0:
+		for l := range fd {
+			fd[l] = float32(1 / float64(fa[l]))
+		}
+	case 1:
+		for l := range fd {
+			fd[l] = float32(1 / math.Sqrt(float64(fa[l])))
+		}
+	default:
+		for l := range fd {
+			fd[l] = float32(math.Sqrt(float64(fa[l])))
+		}
+	}
+}

@@ -1,0 +1,19 @@
+//go:build !(goexperiment.simd && amd64)
+
+package emu
+
+// The default build: the f32 lane loops are the unrolled Go loops of
+// valu_p_fast.go (valu_p_simd.go has the GOEXPERIMENT=simd versions).
+
+const simdLanes = false
+
+func f32AddVV(d, a, b *[64]float32)                      { f32AddVVGo(d, a, b) }
+func f32AddSV(d *[64]float32, s float32, b *[64]float32) { f32AddSVGo(d, s, b) }
+func f32MulVV(d, a, b *[64]float32)                      { f32MulVVGo(d, a, b) }
+func f32MulSV(d *[64]float32, s float32, b *[64]float32) { f32MulSVGo(d, s, b) }
+func f32SubVV(d, a, b *[64]float32)                      { f32SubVVGo(d, a, b) }
+func f32SubSV(d *[64]float32, s float32, b *[64]float32) { f32SubSVGo(d, s, b) }
+
+// rsqF32All is unaryF32Fast's loop for EXEC all ones; the SIMD build
+// replaces it.
+func unaryF32All(kind int, d, a *[64]uint32) { unaryF32AllGo(kind, d, a) }
