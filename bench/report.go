@@ -186,6 +186,13 @@ func (r *Report) Markdown() string {
 		p("\n## Dispatch, loading, decoding\n\n| measurement | value |\n|---|---:|\n")
 		p("| empty-kernel Launch round trip, Go API (median / min) | %.1f µs / %.1f µs |\n", e.DispatchLatencyUs, e.DispatchLatencyMinUs)
 		p("| empty-kernel dispatches, batches of 256 packets, Go API | %.0f /s |\n", e.DispatchPerSec)
+		if e.CDispatchLatencyUs > 0 {
+			p("| empty-kernel packet round trip, C library (wait ACTIVE / BLOCKED, medians) | %.1f µs / %.1f µs |\n", e.CDispatchLatencyUs, e.CDispatchLatencyBlockedUs)
+			p("| the same packet sequence, Go API (ACTIVE / BLOCKED, medians) | %.1f µs / %.1f µs |\n", e.GoPacketLatencyUs, e.GoPacketLatencyBlockedUs)
+			p("| C library / Go API | %.2f× / %.2f× |\n", e.CDispatchLatencyUs/max(e.GoPacketLatencyUs, 1e-3), e.CDispatchLatencyBlockedUs/max(e.GoPacketLatencyBlockedUs, 1e-3))
+		} else if e.CLibraryNote != "" {
+			p("| empty-kernel packet round trip, C library | %s |\n", e.CLibraryNote)
+		}
 		if e.PoCLDispatchLatencyUs > 0 {
 			p("| PoCL empty kernel enqueue + clFinish (median) | %.1f µs |\n", e.PoCLDispatchLatencyUs)
 			p("| PoCL empty kernels, 256 enqueues + clFinish | %.0f /s |\n", e.PoCLDispatchPerSec)
