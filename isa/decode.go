@@ -309,9 +309,12 @@ var (
 // as 9-bit source codes where applicable (VGPR n = 256+n).
 type fields [FieldUnknown + 1]uint32
 
-// litOK: literal (code 255) allowed and read from code[in.Len:].
-// vmask marks fields that are 8-bit VGPR fields (the others hold source codes).
-func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte, litOK bool, acc bool) error {
+// code is the instruction's bytes when the encoding allows a literal (code
+// 255, read from code[in.Len:]), nil otherwise. vmask marks fields that are
+// 8-bit VGPR fields (the others hold source codes). Data registers that are
+// AGPRs (gfx90a acc bits) are switched by the callers after fill.
+func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte) error {
+	litOK := code != nil
 	if tmpl < 0 {
 		return errBadOp
 	}
@@ -356,9 +359,6 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 		case actVOnly:
 			op.Kind = KindVGPR
 			op.Reg = uint16(v & 0xff)
-			if acc {
-				op.Kind = KindAGPR
-			}
 		case actV:
 			v += uint32(vmask>>s.field&1) << 8 // an 8-bit VGPR field
 			if v < 256 {
@@ -371,9 +371,6 @@ func fill(in *Inst, d *opDesc, tmpl int16, f *fields, vmask uint16, code []byte,
 			}
 			op.Kind = KindVGPR
 			op.Reg = uint16(v - 256)
-			if acc {
-				op.Kind = KindAGPR
-			}
 			if int(op.Reg)+int(op.Count) > 256 {
 				return errBadOp
 			}

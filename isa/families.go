@@ -109,7 +109,7 @@ func decodeSOP(in *Inst, tab *procTable, code []byte, enc Encoding, op, w0 uint3
 		}
 	}
 	in.Mod.Offset = int32(int16(w0))
-	return fill(in, d, tmpl, &f, 0, code, true, false)
+	return fill(in, d, tmpl, &f, 0, code)
 }
 
 // decodeSOPP is decodeSOP for SOPP, the most frequent encoding (s_nop
@@ -129,7 +129,7 @@ func decodeSOPP(in *Inst, tab *procTable, code []byte, w0 uint32) error {
 	if tmpl < 0 || d.ZeroMask != 0 || !tmplPlans[tmpl].imm {
 		var f fields
 		f[FieldSImm16] = imm
-		return fill(in, d, tmpl, &f, 0, code, true, false)
+		return fill(in, d, tmpl, &f, 0, code)
 	}
 	p := &tmplPlans[tmpl]
 	n := int(p.n)
@@ -187,7 +187,7 @@ func decodeSMEM(in *Inst, tab *procTable, w0, w1 uint32) error {
 		return errBadOp
 	}
 	in.Mod.Offset = int32(f[FieldOffset]<<11) >> 11
-	return fill(in, d, tmpl, &f, 0, nil, false, false)
+	return fill(in, d, tmpl, &f, 0, nil)
 }
 
 func decodeVOP2(in *Inst, tab *procTable, code []byte, w0 uint32) error {
@@ -205,7 +205,7 @@ func decodeVOP2(in *Inst, tab *procTable, code []byte, w0 uint32) error {
 	f[FieldDst] = (w0 >> 17) & 0xff
 	f[FieldSrc0] = w0 & 0x1ff
 	f[FieldSrc1] = (w0 >> 9) & 0xff
-	return fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc1), code, true, false)
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc1), code)
 }
 
 func decodeVOP1(in *Inst, tab *procTable, code []byte, w0 uint32) error {
@@ -237,7 +237,7 @@ func decodeVOP1Plain(in *Inst, d *opDesc, code []byte, w0 uint32) error {
 	var f fields
 	f[FieldDst] = (w0 >> 17) & 0xff
 	f[FieldSrc0] = w0 & 0x1ff
-	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), code, true, false)
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), code)
 }
 
 func decodeVOPC(in *Inst, tab *procTable, code []byte, w0 uint32) error {
@@ -254,7 +254,7 @@ func decodeVOPC(in *Inst, tab *procTable, code []byte, w0 uint32) error {
 	var f fields
 	f[FieldSrc0] = w0 & 0x1ff
 	f[FieldSrc1] = (w0 >> 9) & 0xff
-	return fill(in, d, d.Tmpl, &f, vbit(FieldSrc1), code, true, false)
+	return fill(in, d, d.Tmpl, &f, vbit(FieldSrc1), code)
 }
 
 func decodeVOP3(in *Inst, tab *procTable, w0, w1 uint32) error {
@@ -296,7 +296,7 @@ func decodeVOP3(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if descInterp[in.desc-1] && f[FieldSrc0]&0x100 != 0 && d.ModPrint&vop3High == 0 {
 		return errBadOp // VOP3Interp_vi: Inst{40} is 0 without a high operand
 	}
-	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil, false, false)
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil)
 }
 
 func decodeVOP3P(in *Inst, tab *procTable, w0, w1 uint32) error {
@@ -327,7 +327,7 @@ func decodeVOP3P(in *Inst, tab *procTable, w0, w1 uint32) error {
 	f[FieldSrc0] = w1 & 0x1ff
 	f[FieldSrc1] = (w1 >> 9) & 0x1ff
 	f[FieldSrc2] = (w1 >> 18) & 0x1ff
-	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil, false, false)
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil)
 }
 
 func decodeDS(in *Inst, tab *procTable, w0, w1 uint32) error {
@@ -365,7 +365,7 @@ func decodeDS(in *Inst, tab *procTable, w0, w1 uint32) error {
 	f[FieldSrc0] = w1 & 0xff
 	f[FieldSrc1] = (w1 >> 8) & 0xff
 	f[FieldSrc2] = (w1 >> 16) & 0xff
-	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0)|vbit(FieldSrc1)|vbit(FieldSrc2), nil, false, false); err != nil {
+	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0)|vbit(FieldSrc1)|vbit(FieldSrc2), nil); err != nil {
 		return err
 	}
 	if acc {
@@ -452,7 +452,7 @@ func decodeFLAT(in *Inst, tab *procTable, w0, w1 uint32) error {
 	f[FieldSrc0] = w1 & 0xff
 	f[FieldSrc1] = (w1 >> 8) & 0xff
 	f[FieldBase] = saddr
-	if err := fill(in, d, tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0)|vbit(FieldSrc1), nil, false, false); err != nil {
+	if err := fill(in, d, tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0)|vbit(FieldSrc1), nil); err != nil {
 		return err
 	}
 	if acc {
@@ -516,7 +516,7 @@ func decodeMUBUF(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if w0&(1<<16) != 0 {
 		tmpl = d.Alts[0]
 	}
-	if err := fill(in, d, tmpl, &f, vbit(FieldDst), nil, false, false); err != nil {
+	if err := fill(in, d, tmpl, &f, vbit(FieldDst), nil); err != nil {
 		return err
 	}
 	// vaddr replaces "off" when offen/idxen is set.
@@ -635,7 +635,7 @@ func decodeExt1(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 
 		m.DPPCtrl = uint16(w1>>8) & 0x1ff
 		m.BankMask = uint8(w1>>24) & 0xf
 		m.RowMask = uint8(w1 >> 28)
-		return fill(in, d, d.Tmpl, &f, vmask, nil, false, false)
+		return fill(in, d, d.Tmpl, &f, vmask, nil)
 	}
 	var set uint32
 	for i, b := range [...]uint32{19, 20, 21, 23, 27, 28, 29, 31, 13, 14} {
@@ -699,7 +699,7 @@ func decodeExt1(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 
 			return errBadOp
 		}
 	}
-	return fill(in, d, d.Tmpl, &f, vmask, nil, false, false)
+	return fill(in, d, d.Tmpl, &f, vmask, nil)
 }
 
 // flatTemplate picks the FLAT layout: glc (returning atomics), lds and a
@@ -744,7 +744,7 @@ func decodeMAI(in *Inst, d *opDesc, w0, w1 uint32) error {
 	f[FieldSrc0] = w1 & 0x1ff
 	f[FieldSrc1] = (w1 >> 9) & 0x1ff
 	f[FieldSrc2] = (w1 >> 18) & 0x1ff
-	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil, false, false); err != nil {
+	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil); err != nil {
 		return err
 	}
 	for i := range in.Ops[:in.NumOps] {
@@ -851,7 +851,7 @@ func decodeMTBUF(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if m.Flags&(FlagOffEn|FlagIdxEn) == 0 && w1&0xff != 0 && d.ModInvalid&mtbufVAddr != 0 {
 		return errBadOp
 	}
-	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil, false, false); err != nil {
+	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst), nil); err != nil {
 		return err
 	}
 	n := 0
@@ -890,7 +890,7 @@ func decodeVINTRP(in *Inst, tab *procTable, w0 uint32) error {
 	f[FieldDst] = (w0 >> 18) & 0xff
 	f[FieldSrc0] = w0 & 0xff
 	f[FieldSImm16] = (w0 >> 8) & 0xff
-	return fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0), nil, false, false)
+	return fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0), nil)
 }
 
 // decodeEXP decodes EXP: word 0 vm[12] done[11] compr[10] target[9:4]
@@ -922,7 +922,7 @@ func decodeEXP(in *Inst, tab *procTable, w0, w1 uint32) error {
 		in.Mod.Flags |= FlagVM
 	}
 	vm := vbit(FieldSrc0) | vbit(FieldSrc1) | vbit(FieldSrc2) | vbit(FieldSrc3)
-	if err := fill(in, d, d.Tmpl, &f, vm, nil, false, false); err != nil {
+	if err := fill(in, d, d.Tmpl, &f, vm, nil); err != nil {
 		return err
 	}
 	en := w0 & 0xf
@@ -1015,7 +1015,7 @@ func decodeMIMG(in *Inst, tab *procTable, w0, w1 uint32) error {
 	f[FieldSrc0] = w1 & 0xff
 	f[FieldBase] = ((w1 >> 16) & 0x1f) * 4
 	f[FieldSrc1] = ((w1 >> 21) & 0x1f) * 4
-	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0), nil, false, false); err != nil {
+	if err := fill(in, d, d.Tmpl, &f, vbit(FieldDst)|vbit(FieldSrc0), nil); err != nil {
 		return err
 	}
 	for i := range in.Ops[:in.NumOps] {
