@@ -85,7 +85,6 @@ func compileSpecs() {
 			}
 		}
 	}
-	tmplPlans = make([]tmplPlan, len(gfx9Templates))
 	for i := range gfx9Templates {
 		p := &tmplPlans[i]
 		p.imm = true
@@ -180,7 +179,7 @@ const (
 	actA              // an AGPR field
 )
 
-var tmplPlans []tmplPlan
+var tmplPlans [len(gfx9Templates)]tmplPlan
 
 // errorsByMsg are preallocated so the decoder never allocates, even for bad
 // input. DecodeRange attaches offsets.
