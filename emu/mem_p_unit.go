@@ -231,3 +231,82 @@ func (w *wave) storeUnit(o *op) bool {
 	w.stored += uint64(64 * stride)
 	return true
 }
+
+// gatherAddrs computes the 64 lane addresses of a FLAT/GLOBAL access into
+// w.addrs (EXEC all ones) and returns their minimum and maximum.
+func (w *wave) gatherAddrs(o *op) (lo, hi uint64, ok bool) {
+	if o.src[0].kind != kVGPR {
+		return 0, 0, false
+	}
+	i := int(o.src[0].idx) << 6
+	lo = ^uint64(0)
+	addrs := &w.addrs
+	switch o.src[1].kind {
+	case kSGPR:
+		base := w.sread64(&o.src[1]) + uint64(int64(o.offset))
+		v := (*[64]uint32)(w.v[i : i+64])
+		for l := range addrs {
+			a := base + uint64(v[l])
+			addrs[l] = a
+			lo, hi = min(lo, a), max(hi, a)
+		}
+	case kNone:
+		off := uint64(int64(o.offset))
+		vlo, vhi := (*[64]uint32)(w.v[i:i+64]), (*[64]uint32)(w.v[i+64:i+128])
+		for l := range addrs {
+			a := (uint64(vlo[l]) | uint64(vhi[l])<<32) + off
+			addrs[l] = a
+			lo, hi = min(lo, a), max(hi, a)
+		}
+	default:
+		return 0, 0, false
+	}
+	return lo, hi, true
+}
+
+// loadGather is the fast path for a FLAT/GLOBAL dword load with EXEC all
+// ones whose lanes are not in unit stride: one pass computes the addresses
+// and their range, which is checked once against one region; a second
+// pass loads. It reports false (having written no register) otherwise.
+func (w *wave) loadGather(o *op) bool {
+	if o.imm != mB32 || raceEnabled || o.dst.kind != kVGPR {
+		return false
+	}
+	lo, hi, ok := w.gatherAddrs(o)
+	if !ok || hi-lo > 1<<40 {
+		return false
+	}
+	p, ok := w.unitRange(lo, int(hi-lo)+4, false)
+	if !ok {
+		return false
+	}
+	d := w.lanes(&o.dst)
+	for l := range d {
+		d[l] = le.Uint32(p[w.addrs[l]-lo:])
+	}
+	w.loaded += 64 * 4
+	return true
+}
+
+// storeGather is loadGather for dword stores: lanes store in ascending
+// order, so of two lanes with one address the higher one's data remains,
+// as on the general path.
+func (w *wave) storeGather(o *op) bool {
+	if o.imm != mB32 || raceEnabled || o.src[2].kind != kVGPR {
+		return false
+	}
+	lo, hi, ok := w.gatherAddrs(o)
+	if !ok || hi-lo > 1<<40 {
+		return false
+	}
+	p, ok := w.unitRange(lo, int(hi-lo)+4, true)
+	if !ok {
+		return false
+	}
+	s := w.lanes(&o.src[2])
+	for l := range s {
+		le.PutUint32(p[w.addrs[l]-lo:], s[l])
+	}
+	w.stored += 64 * 4
+	return true
+}

@@ -92,7 +92,7 @@ type addrFn func(w *wave, o *op, exec uint64)
 func memLoadOp(addrs addrFn, unit bool) func(w *wave, o *op) {
 	return func(w *wave, o *op) {
 		exec := w.exec()
-		if unit && exec == ^uint64(0) && w.loadUnit(o) {
+		if unit && exec == ^uint64(0) && (w.loadUnit(o) || w.loadGather(o)) {
 			return
 		}
 		addrs(w, o, exec)
@@ -103,7 +103,7 @@ func memLoadOp(addrs addrFn, unit bool) func(w *wave, o *op) {
 func memStoreOp(addrs addrFn, unit bool) func(w *wave, o *op) {
 	return func(w *wave, o *op) {
 		exec := w.exec()
-		if unit && exec == ^uint64(0) && w.storeUnit(o) {
+		if unit && exec == ^uint64(0) && (w.storeUnit(o) || w.storeGather(o)) {
 			return
 		}
 		addrs(w, o, exec)
