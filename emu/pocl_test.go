@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/rocpu/rocpu/hsa"
@@ -153,7 +154,7 @@ func TestPoCLDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 			base, _ := groups[kk][0].Kernel(kk.kernel)
-			sizes := poclSizes(base.Launch, needsUniform(string(src), kk.kernel))
+			sizes := poclSizes(base.Launch, needsUniform(string(src), kk.kernel), usesNDRangeFuncs(string(src)))
 			if testing.Short() || raceTest {
 				sizes = sizes[len(sizes)-1:]
 			}
@@ -208,12 +209,13 @@ func TestPoCLDifferential(t *testing.T) {
 // workgroup size; and two sizes that are not multiples of the workgroup size
 // in any dimension with a workgroup size above 1 (see runPoCL for how PoCL
 // runs them): one whose last workgroup has a single work-item in each such
-// dimension, and one about half the manifest's. Kernels whose source
-// requires full workgroups (uniform) get a third uniform size instead, one
-// workgroup per dimension. Sizes never exceed the manifest's, so its buffer
+// dimension, and one about half the manifest's (only the latter for
+// sources that call the work-item functions runPoCL redefines, prefixed).
+// Kernels whose source requires full workgroups (uniform) get a third
+// uniform size instead, one workgroup per dimension. Sizes never exceed the manifest's, so its buffer
 // sizes suffice (buffer tails a smaller grid leaves untouched keep their
 // initial bytes on both sides).
-func poclSizes(l corpus.Launch, uniform bool) [][3]int {
+func poclSizes(l corpus.Launch, uniform, prefixed bool) [][3]int {
 	var half, one, last, odd [3]int
 	ragged := false
 	for d := 0; d < 3; d++ {
@@ -236,7 +238,13 @@ func poclSizes(l corpus.Launch, uniform bool) [][3]int {
 		}
 	}
 	sizes := [][3]int{l.Global, half}
-	if ragged && !uniform {
+	switch {
+	case ragged && !uniform && prefixed:
+		// A prefixed source is a new PoCL program per NDRange (about 5 s
+		// of PoCL compiling per size with a cold kernel cache): one
+		// ragged size.
+		return append(sizes, odd)
+	case ragged && !uniform:
 		return append(sizes, last, odd)
 	}
 	return append(sizes, one)
@@ -469,14 +477,19 @@ const poclOptions = pocl.DefaultOptions
 
 // runPoCL is pocl.RunKernel for any NDRange: a non-uniform one runs as the
 // uniform pieces poclPieces gives, one after another on the same buffers,
-// each with the prefix of poclNDRangeMacros.
+// each with the prefix of poclNDRangeMacros when the source calls a
+// function it redefines.
 func runPoCL(source string, k *corpus.Kernel, inputs map[string][]byte) (map[string][]byte, error) {
 	pieces := poclPieces(k.Launch)
 	if len(pieces) == 1 && pieces[0] == k.Launch {
 		return runPoCLPiece(source, k, inputs)
 	}
 	in := maps.Clone(inputs)
-	prefix := poclNDRangeMacros(k.Launch)
+	prefix := ""
+	if usesNDRangeFuncs(source) {
+		// Only then: a prefixed source is another program for PoCL to build.
+		prefix = poclNDRangeMacros(k.Launch)
+	}
 	for i, p := range pieces {
 		kp := *k
 		kp.Launch = p
@@ -493,6 +506,21 @@ func runPoCL(source string, k *corpus.Kernel, inputs map[string][]byte) (map[str
 		}
 	}
 	return out, nil
+}
+
+// ndRangeFuncs are the work-item functions whose values differ between a
+// piece of a split NDRange and the whole (see poclNDRangeMacros).
+var ndRangeFuncs = []string{"get_group_id", "get_num_groups", "get_global_size",
+	"get_enqueued_local_size", "get_global_linear_id", "get_global_offset"}
+
+// usesNDRangeFuncs reports whether source calls any of ndRangeFuncs.
+func usesNDRangeFuncs(source string) bool {
+	for _, f := range ndRangeFuncs {
+		if strings.Contains(source, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // runPoCLPiece runs one uniform NDRange on PoCL.

@@ -173,7 +173,7 @@ func TestPoCLPrintf(t *testing.T) {
 func runPoCLPrintf(source string, k *corpus.Kernel, inputs map[string][]byte) (string, error) {
 	prefix := ""
 	pieces := poclPieces(k.Launch)
-	if len(pieces) > 1 {
+	if len(pieces) > 1 && usesNDRangeFuncs(source) {
 		prefix = poclNDRangeMacros(k.Launch)
 	}
 	var out strings.Builder
