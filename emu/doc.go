@@ -40,20 +40,25 @@
 // (errors.Is(err, ErrNotSupported)); Implemented reports coverage per
 // isa.Opcode.
 //
-// MFMA (ops_mfma.go): the f32, f16, bf16 (and _1k) and i8 forms of gfx908,
-// gfx90a and gfx94x, without CBSZ/ABID/BLGP broadcasts; not the f64, xf32
-// and fp8/bf8 forms.
+// MFMA (ops_mfma.go): every form of gfx908, gfx90a and gfx94x — f32, f16,
+// bf16 (and _1k), i8, f64, gfx940's xf32 and FP8/BF8 forms and its sparse
+// v_smfmac_* forms — with CBSZ/ABID broadcasts and BLGP lane swizzles
+// (gfx940: BLGP as the f64 forms' neg bits); a modifier a form lacks faults
+// as not supported. The xf32 forms multiply the full f32 inputs: how the
+// hardware narrows them to xf32 is not documented, so results are exact only
+// for inputs that fit xf32's 10-bit mantissa.
 //
 // buffer_*_format_* and MTBUF tbuffer_*_format_* (ops_format.go): the 8,
-// 16 and 32-bit per-component formats in every numeric format.
+// 16 and 32-bit per-component formats in every numeric format, the packed
+// formats (10_11_11, 11_11_10, 10_10_10_2, 2_10_10_10) and the d16 forms
+// (including d16_hi).
 //
 // Scalar atomics: s_atomic_* and s_buffer_atomic_* (32/64-bit, GLC return).
+// LDS: ds_read/write_addtid_b32 as well as every other GFX9 DS load, store
+// and atomic. v_fma_f64 honours MODE's directed f64 rounding (fp.go fma64,
+// exact on the slow path).
 //
-// Not implemented yet: wave32, MIMG, GWS and ordered-count DS
-// instructions, LDS-DMA (buffer/global loads to LDS), directed rounding in
-// v_div_fmas_f64 (rounded to nearest). Done since the paragraphs above were
-// written: the MFMA f64, xf32 and FP8/BF8 forms, CBSZ/ABID/BLGP and gfx940's
-// sparse v_smfmac_* forms (ops_mfma.go), the packed and d16 buffer formats
-// (ops_format.go), ds_read/write_addtid_b32, and v_fma_f64 in MODE's
-// directed rounding modes (fp.go fma64).
+// Not implemented yet: wave32, MIMG (image_* decode but fault as not
+// supported), GWS and ordered-count DS instructions, LDS-DMA (buffer/global
+// loads to LDS), directed rounding in v_div_fmas_f64 (rounded to nearest).
 package emu
