@@ -78,7 +78,16 @@ func (w *wave) ldsBytes(o *op, lane int, off uint32, n int) []byte {
 }
 
 // read returns n (1, 2 or 4) bytes at flat address a, zero-extended.
+// Dwords inside LDS (the DS instructions' usual case) take a path small
+// enough to inline.
 func (w *wave) read(o *op, lane int, a uint64, n int) uint32 {
+	if lds, off := w.wg.lds, uint32(a); n == 4 && uint32(a>>32) == SharedApertureHi && int(off) <= len(lds)-4 {
+		return ld32(lds[off:])
+	}
+	return w.readSlow(o, lane, a, n)
+}
+
+func (w *wave) readSlow(o *op, lane int, a uint64, n int) uint32 {
 	switch uint32(a >> 32) {
 	case SharedApertureHi:
 		p := w.ldsBytes(o, lane, uint32(a), n)
@@ -101,8 +110,17 @@ func (w *wave) read(o *op, lane int, a uint64, n int) uint32 {
 	return loadN(w.gbytes(o, lane, a, n, false), n)
 }
 
-// write stores the low n bytes of v at flat address a.
+// write stores the low n bytes of v at flat address a (LDS dwords
+// inline, as in read).
 func (w *wave) write(o *op, lane int, a uint64, n int, v uint32) {
+	if lds, off := w.wg.lds, uint32(a); n == 4 && uint32(a>>32) == SharedApertureHi && int(off) <= len(lds)-4 {
+		st32(lds[off:], v)
+		return
+	}
+	w.writeSlow(o, lane, a, n, v)
+}
+
+func (w *wave) writeSlow(o *op, lane int, a uint64, n int, v uint32) {
 	switch uint32(a >> 32) {
 	case SharedApertureHi:
 		if p := w.ldsBytes(o, lane, uint32(a), n); p != nil {

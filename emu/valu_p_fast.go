@@ -672,6 +672,71 @@ func pCmpI32(w *wave, o *op, x bool, p int, signed bool) {
 	}
 }
 
+// Three-source integer kinds for pTer32.
+const (
+	tBfe = iota
+	tLshlAdd
+	tAddLshl
+	tAdd3
+	tLshlOr
+	tAndOr
+	tOr3
+	tMadU24
+	tBfi
+)
+
+// pTer32 runs a three-source 32-bit integer operation with EXEC all ones
+// without the generic runner's per-lane indirect call (uniform sources are
+// broadcast).
+func pTer32(w *wave, o *op, kind int, generic func(w *wave, o *op)) {
+	if !allOnes(w) || !isVec(o.dst.kind) {
+		generic(w, o)
+		return
+	}
+	a := (*[64]uint32)(w.vsrc(&o.src[0], &w.tmp[0]))
+	b := (*[64]uint32)(w.vsrc(&o.src[1], &w.tmp[1]))
+	c := (*[64]uint32)(w.vsrc(&o.src[2], &w.tmp[2]))
+	d := w.lanes(&o.dst)
+	switch kind {
+	case tBfe:
+		for l := range d {
+			d[l] = bfe(a[l], b[l], c[l])
+		}
+	case tLshlAdd:
+		for l := range d {
+			d[l] = a[l]<<(b[l]&31) + c[l]
+		}
+	case tAddLshl:
+		for l := range d {
+			d[l] = (a[l] + b[l]) << (c[l] & 31)
+		}
+	case tAdd3:
+		for l := range d {
+			d[l] = a[l] + b[l] + c[l]
+		}
+	case tLshlOr:
+		for l := range d {
+			d[l] = a[l]<<(b[l]&31) | c[l]
+		}
+	case tAndOr:
+		for l := range d {
+			d[l] = a[l]&b[l] | c[l]
+		}
+	case tOr3:
+		for l := range d {
+			d[l] = a[l] | b[l] | c[l]
+		}
+	case tMadU24:
+		for l := range d {
+			d[l] = (a[l]&0xFFFFFF)*(b[l]&0xFFFFFF) + c[l]
+		}
+	case tBfi:
+		for l := range d {
+			d[l] = a[l]&b[l] | ^a[l]&c[l]
+		}
+	}
+}
+
 // pPrev keeps the handler each specialiseP handler replaced, for the tests
 // that compare the two.
 var pPrev = map[string]func(w *wave, o *op){}
@@ -705,6 +770,12 @@ func specialiseP() {
 				}
 				pBin32(w, o, kind)
 			}
+		})
+	}
+	for name, kind := range map[string]int{"v_bfe_u32": tBfe, "v_lshl_add_u32": tLshlAdd, "v_add_lshl_u32": tAddLshl, "v_add3_u32": tAdd3, "v_lshl_or_b32": tLshlOr, "v_and_or_b32": tAndOr, "v_or3_b32": tOr3, "v_mad_u32_u24": tMadU24, "v_bfi_b32": tBfi} {
+		kind := kind
+		over(name, func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+			return func(w *wave, o *op) { pTer32(w, o, kind, prev) }
 		})
 	}
 	over("v_mov_b32", func(prev func(w *wave, o *op)) func(w *wave, o *op) { return pMov })

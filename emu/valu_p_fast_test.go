@@ -41,6 +41,11 @@ func TestFastVALUMatchesPrevious(t *testing.T) {
 		"v_lshrrev_b64": {{k(2), v(0)}, {k(40), v(4)}, {v(1), v(4)}, {s(8), v(2)}},
 		"v_cndmask_b32": {{v(0), v(1), s(sVCCLo)}, {k(0), k(1), s(20)}, {k(0x3F80_0000), v(1), s(20)}, {v(1), s(8), s(sVCCLo)}},
 	}
+	ter := [][3]operand{{v(0), v(1), v(2)}, {s(8), v(1), k(7)}, {v(3), k(31), s(9)}, {v(1), v(1), v(1)}, {k(4), s(8), v(0)}}
+	for _, name := range []string{"v_bfe_u32", "v_lshl_add_u32", "v_add_lshl_u32", "v_add3_u32", "v_lshl_or_b32",
+		"v_and_or_b32", "v_or3_b32", "v_mad_u32_u24", "v_bfi_b32"} {
+		cases[name] = ter
+	}
 	for name := range pPrev {
 		if _, ok := cases[name]; !ok {
 			cases[name] = bin
