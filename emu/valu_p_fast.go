@@ -2,6 +2,7 @@ package emu
 
 import (
 	"math"
+	"math/bits"
 	"unsafe"
 )
 
@@ -737,6 +738,111 @@ func pTer32(w *wave, o *op, kind int, generic func(w *wave, o *op)) {
 	}
 }
 
+// 16-bit integer kinds for pU16.
+const (
+	uAdd16 = iota
+	uSub16
+	uMul16
+	uLshl16
+	uLshr16
+)
+
+// pU16 runs a 16-bit integer operation on the low halves (op_sel 0) with
+// EXEC all ones: the result in the low half, the high half zeroed, as
+// runU16 does, without its per-lane indirect call.
+func pU16(w *wave, o *op, kind int, generic func(w *wave, o *op)) {
+	if o.opsel != 0 || o.clamp || !allOnes(w) || !isVec(o.dst.kind) {
+		generic(w, o)
+		return
+	}
+	a := (*[64]uint32)(w.vsrc(&o.src[0], &w.tmp[0]))
+	b := (*[64]uint32)(w.vsrc(&o.src[1], &w.tmp[1]))
+	d := w.lanes(&o.dst)
+	switch kind {
+	case uAdd16:
+		for l := range d {
+			d[l] = (a[l] + b[l]) & 0xFFFF
+		}
+	case uSub16:
+		for l := range d {
+			d[l] = (a[l] - b[l]) & 0xFFFF
+		}
+	case uMul16:
+		for l := range d {
+			d[l] = (a[l] & 0xFFFF) * (b[l] & 0xFFFF) & 0xFFFF
+		}
+	case uLshl16:
+		for l := range d {
+			d[l] = (b[l] & 0xFFFF) << (a[l] & 15) & 0xFFFF
+		}
+	case uLshr16:
+		for l := range d {
+			d[l] = (b[l] & 0xFFFF) >> (a[l] & 15)
+		}
+	}
+}
+
+// pCmp16 is the 16-bit integer compare (cmpU16) on the low halves (op_sel
+// 0) with EXEC all ones: the halves are masked (and sign-flipped for the
+// signed forms) into staging arrays and compared without branches.
+func pCmp16(w *wave, o *op, x bool, p int, signed bool, generic func(w *wave, o *op)) {
+	if o.opsel != 0 || !allOnes(w) {
+		generic(w, o)
+		return
+	}
+	f := uint32(0)
+	if signed {
+		f = 0x8000
+	}
+	a := (*[64]uint32)(w.vsrc(&o.src[0], &w.tmp[0]))
+	b := (*[64]uint32)(w.vsrc(&o.src[1], &w.tmp[1]))
+	var ta, tb [64]uint32
+	for l := range ta {
+		ta[l] = a[l]&0xFFFF ^ f
+		tb[l] = b[l]&0xFFFF ^ f
+	}
+	var r uint64
+	switch p {
+	case pLT:
+		r = packLT(&ta, &tb, 0)
+	case pGT:
+		r = packLT(&tb, &ta, 0)
+	case pLE:
+		r = packLE(&ta, &tb, 0)
+	case pGE:
+		r = packLE(&tb, &ta, 0)
+	case pEQ:
+		r = packEQ(&ta, &tb)
+	case pNE:
+		r = ^packEQ(&ta, &tb)
+	}
+	w.swrite64(&o.sdst, r)
+	if x {
+		w.setExec(r)
+	}
+}
+
+// pMad64 is v_mad_u64_u32 with EXEC all ones (runMad64 without the
+// per-lane indirect call): d = a·b + c in 64 bits, carry-out to sdst.
+func pMad64(w *wave, o *op, generic func(w *wave, o *op)) {
+	if !allOnes(w) || (o.dst.kind != kVGPR && o.dst.kind != kAGPR) {
+		generic(w, o)
+		return
+	}
+	a := (*[64]uint32)(w.vsrc(&o.src[0], &w.tmp[0]))
+	b := (*[64]uint32)(w.vsrc(&o.src[1], &w.tmp[1]))
+	clo, chi := w.vsrc64(&o.src[2], &w.tmp[2], &w.tmp[5])
+	cl, ch := (*[64]uint32)(clo), (*[64]uint32)(chi)
+	dlo, dhi := w.lanes64(&o.dst)
+	var cout uint64
+	for l := range dlo {
+		s, c := bits.Add64(uint64(a[l])*uint64(b[l]), uint64(cl[l])|uint64(ch[l])<<32, 0)
+		dlo[l], dhi[l] = uint32(s), uint32(s>>32)
+		cout |= c << l
+	}
+	w.swrite64(&o.sdst, cout)
+}
+
 // pPrev keeps the handler each specialiseP handler replaced, for the tests
 // that compare the two.
 var pPrev = map[string]func(w *wave, o *op){}
@@ -777,6 +883,33 @@ func specialiseP() {
 		over(name, func(prev func(w *wave, o *op)) func(w *wave, o *op) {
 			return func(w *wave, o *op) { pTer32(w, o, kind, prev) }
 		})
+	}
+	for name, kind := range map[string]int{"v_add_u16": uAdd16, "v_sub_u16": uSub16, "v_mul_lo_u16": uMul16, "v_lshlrev_b16": uLshl16, "v_lshrrev_b16": uLshr16} {
+		kind := kind
+		over(name, func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+			return func(w *wave, o *op) { pU16(w, o, kind, prev) }
+		})
+	}
+	over("v_mad_u64_u32", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) { pMad64(w, o, prev) }
+	})
+	for name, p := range fastIntPred {
+		p := p
+		for _, x := range []bool{false, true} {
+			x := x
+			pre := "v_cmp_"
+			if x {
+				pre = "v_cmpx_"
+			}
+			for _, ty := range []string{"_i16", "_u16"} {
+				signed := ty == "_i16"
+				if _, ok := semantics[pre+name+ty]; ok {
+					over(pre+name+ty, func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+						return func(w *wave, o *op) { pCmp16(w, o, x, p, signed, prev) }
+					})
+				}
+			}
+		}
 	}
 	over("v_mov_b32", func(prev func(w *wave, o *op)) func(w *wave, o *op) { return pMov })
 	over("v_add_co_u32", func(prev func(w *wave, o *op)) func(w *wave, o *op) {

@@ -46,6 +46,7 @@ func TestFastVALUMatchesPrevious(t *testing.T) {
 		"v_and_or_b32", "v_or3_b32", "v_mad_u32_u24", "v_bfi_b32"} {
 		cases[name] = ter
 	}
+	cases["v_mad_u64_u32"] = [][3]operand{{v(0), v(1), v(2)}, {s(8), v(1), k(0xFFFF_FFFF_FFFF_FFF0)}, {v(3), k(31), s(10)}, {v(4), v(5), v(4)}}
 	for name := range pPrev {
 		if _, ok := cases[name]; !ok {
 			cases[name] = bin
