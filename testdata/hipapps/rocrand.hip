@@ -4,6 +4,8 @@
 // numbers; other seed, other numbers), range and statistics; the device
 // API (rocrand_kernel.h) runs Philox and XORWOW in our kernel and is
 // compared bit for bit with the same header code run on the host.
+// hipcc-flags: -lrocrand
+// needs: /usr/include/rocrand/rocrand.h
 #define FQUALIFIERS __forceinline__ __host__ __device__
 #include "common.h"
 #include <cmath>
