@@ -911,6 +911,7 @@ func specialiseP() {
 			}
 		}
 	}
+	specialiseDS(over)
 	over("v_mov_b32", func(prev func(w *wave, o *op)) func(w *wave, o *op) { return pMov })
 	over("v_add_co_u32", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
 		return func(w *wave, o *op) { pAddCo(w, o, false, prev) }
