@@ -24,6 +24,26 @@ func (w *wave) gbytes(o *op, lane int, a uint64, n int, write bool) []byte {
 }
 
 func (w *wave) gbytesSlow(o *op, lane int, a uint64, n int, write bool) []byte {
+	e, ok := w.lookupRegion(a)
+	if !ok || a+uint64(n) > e.end || a+uint64(n) < a {
+		w.fault(o, FaultMemory, lane, a, "address outside every device memory region")
+	}
+	if write && e.ro {
+		w.fault(o, FaultMemory, lane, a, "store to read-only memory (code)")
+	}
+	w.rbase, w.rend, w.rdata, w.rro = e.base, e.end, e.data, e.ro
+	return e.data[a-e.base:]
+}
+
+// lookupRegion finds the region holding global address a: among the
+// regions the wave used recently in this dispatch, the dispatch's scratch,
+// then Memory.Lookup (whose result joins the recent ones).
+func (w *wave) lookupRegion(a uint64) (regionEntry, bool) {
+	for i := range w.rc {
+		if e := &w.rc[i]; a >= e.base && a < e.end {
+			return *e, true
+		}
+	}
 	var reg Region
 	ok := false
 	if s := w.r.scratch; s != nil && a >= s.base && a-s.base < uint64(len(s.data)) {
@@ -31,15 +51,13 @@ func (w *wave) gbytesSlow(o *op, lane int, a uint64, n int, write bool) []byte {
 	} else {
 		reg, ok = w.r.dev.cfg.Memory.Lookup(a)
 	}
-	end := reg.Base + uint64(len(reg.Data))
-	if !ok || a+uint64(n) > end || a+uint64(n) < a {
-		w.fault(o, FaultMemory, lane, a, "address outside every device memory region")
+	if !ok {
+		return regionEntry{}, false
 	}
-	if write && reg.ReadOnly {
-		w.fault(o, FaultMemory, lane, a, "store to read-only memory (code)")
-	}
-	w.rbase, w.rend, w.rdata, w.rro = reg.Base, end, reg.Data, reg.ReadOnly
-	return reg.Data[a-reg.Base:]
+	e := regionEntry{base: reg.Base, end: reg.Base + uint64(len(reg.Data)), data: reg.Data, ro: reg.ReadOnly}
+	w.rc[w.rcNext] = e
+	w.rcNext = (w.rcNext + 1) % len(w.rc)
+	return e, true
 }
 
 func ld32(p []byte) uint32 {
@@ -275,17 +293,11 @@ func (w *wave) fastGlobal(o *op, exec uint64, n int, write bool) bool {
 	if lo >= w.rbase && hi+uint64(n) <= w.rend && (!write || !w.rro) {
 		return true
 	}
-	var reg Region
-	ok := false
-	if s := w.r.scratch; s != nil && lo >= s.base && lo-s.base < uint64(len(s.data)) {
-		reg, ok = Region{Base: s.base, Data: s.data}, true
-	} else {
-		reg, ok = w.r.dev.cfg.Memory.Lookup(lo)
-	}
-	if !ok || hi+uint64(n) > reg.Base+uint64(len(reg.Data)) || write && reg.ReadOnly {
+	e, ok := w.lookupRegion(lo)
+	if !ok || hi+uint64(n) > e.end || write && e.ro {
 		return false
 	}
-	w.rbase, w.rend, w.rdata, w.rro = reg.Base, reg.Base+uint64(len(reg.Data)), reg.Data, reg.ReadOnly
+	w.rbase, w.rend, w.rdata, w.rro = e.base, e.end, e.data, e.ro
 	return true
 }
 

@@ -231,12 +231,17 @@ func (r *run) startWorkgroup(g *workgroup, idx uint64, slot0 int) {
 	}
 	for wi := 0; wi < g.nwaves; wi++ {
 		w := g.waves[wi]
+		if w.r != r {
+			// A new dispatch: forget the regions of the last one (within
+			// a dispatch they stay cached across workgroups).
+			w.rbase, w.rend, w.rdata = 1, 0, nil
+			w.rc, w.rcNext = [4]regionEntry{}, 0
+		}
 		w.r, w.wg, w.id, w.code = r, g, wi, r.code
 		w.state = waveRunning
 		w.pc = s.entry
 		w.scc, w.mode, w.trapsts = 0, s.mode, 0
 		w.gprIdx = false
-		w.rbase, w.rend, w.rdata = 1, 0, nil
 		if len(w.v) != s.vgprs*64 {
 			w.v = make([]uint32, s.vgprs*64)
 		} else {

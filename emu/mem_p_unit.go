@@ -74,17 +74,11 @@ func (w *wave) unitRange(a uint64, n int, write bool) ([]byte, bool) {
 		return nil, false
 	}
 	if a < w.rbase || end > w.rend || write && w.rro {
-		var reg Region
-		ok := false
-		if s := w.r.scratch; s != nil && a >= s.base && a-s.base < uint64(len(s.data)) {
-			reg, ok = Region{Base: s.base, Data: s.data}, true
-		} else {
-			reg, ok = w.r.dev.cfg.Memory.Lookup(a)
-		}
-		if !ok || end > reg.Base+uint64(len(reg.Data)) || write && reg.ReadOnly {
+		e, ok := w.lookupRegion(a)
+		if !ok || end > e.end || write && e.ro {
 			return nil, false
 		}
-		w.rbase, w.rend, w.rdata, w.rro = reg.Base, reg.Base+uint64(len(reg.Data)), reg.Data, reg.ReadOnly
+		w.rbase, w.rend, w.rdata, w.rro = e.base, e.end, e.data, e.ro
 	}
 	off := a - w.rbase
 	return w.rdata[off : off+uint64(n) : off+uint64(n)], true

@@ -222,3 +222,37 @@ func TestGatherMatchesGeneral(t *testing.T) {
 		exec1(t, w, "global_load_dword", o)
 	}()
 }
+
+// TestRecentRegions: the wave's recent-region cache finds each of more
+// regions than it holds (evicting round robin), and a wave returned to the
+// device's pool forgets them, so the next dispatch looks regions up again.
+func TestRecentRegions(t *testing.T) {
+	w := testWave(t)
+	mem := w.r.dev.cfg.Memory.(*testMem)
+	var regs []Region
+	for i := 0; i < 6; i++ {
+		regs = append(regs, mem.alloc(t, 4096, i == 5))
+	}
+	for round := 0; round < 2; round++ {
+		for i, r := range regs {
+			e, ok := w.lookupRegion(r.Base + 100)
+			if !ok || e.base != r.Base || e.end != r.Base+4096 || e.ro != (i == 5) || &e.data[0] != &r.Data[0] {
+				t.Fatalf("region %d: %+v %v", i, e, ok)
+			}
+		}
+	}
+	if _, ok := w.lookupRegion(regs[0].Base + 4096*64); ok {
+		t.Error("an address outside every region was found")
+	}
+	g := w.wg
+	g.waves = []*wave{w}
+	w.r.dev.putWorkgroup(g)
+	for _, e := range w.rc {
+		if e.data != nil || e.end != 0 {
+			t.Error("pooled wave kept its regions")
+		}
+	}
+	if w.rdata != nil || w.rend != 0 {
+		t.Error("pooled wave kept its current region")
+	}
+}

@@ -371,6 +371,7 @@ func (d *Device) getWorkgroup() *workgroup {
 func (d *Device) putWorkgroup(g *workgroup) {
 	for _, w := range g.waves {
 		w.r, w.code, w.rdata = nil, nil, nil
+		w.rbase, w.rend, w.rc = 1, 0, [4]regionEntry{}
 	}
 	d.wgPool.Put(g)
 }

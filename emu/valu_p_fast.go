@@ -183,7 +183,8 @@ func pAddCo(w *wave, o *op, carryIn bool, generic func(w *wave, o *op)) {
 	var cout uint64
 	// Eight lanes per step: constant shifts for the carry bits. Each lane
 	// reads its sources before writing, so d may alias a or b.
-	if isVec(o.src[0].kind) {
+	switch vec := isVec(o.src[0].kind); {
+	case vec && carryIn:
 		a := w.lanes(&o.src[0])
 		for l := 0; l < 64; l += 8 {
 			x := (*[8]uint32)(a[l : l+8])
@@ -215,7 +216,38 @@ func pAddCo(w *wave, o *op, carryIn bool, generic func(w *wave, o *op)) {
 			cb |= s >> 32 << 7
 			cout |= cb << l
 		}
-	} else {
+	case vec:
+		a := w.lanes(&o.src[0])
+		for l := 0; l < 64; l += 8 {
+			x := (*[8]uint32)(a[l : l+8])
+			y, z := (*[8]uint32)(b[l:l+8]), (*[8]uint32)(d[l:l+8])
+			s := uint64(x[0]) + uint64(y[0])
+			z[0] = uint32(s)
+			cb := s >> 32
+			s = uint64(x[1]) + uint64(y[1])
+			z[1] = uint32(s)
+			cb |= s >> 32 << 1
+			s = uint64(x[2]) + uint64(y[2])
+			z[2] = uint32(s)
+			cb |= s >> 32 << 2
+			s = uint64(x[3]) + uint64(y[3])
+			z[3] = uint32(s)
+			cb |= s >> 32 << 3
+			s = uint64(x[4]) + uint64(y[4])
+			z[4] = uint32(s)
+			cb |= s >> 32 << 4
+			s = uint64(x[5]) + uint64(y[5])
+			z[5] = uint32(s)
+			cb |= s >> 32 << 5
+			s = uint64(x[6]) + uint64(y[6])
+			z[6] = uint32(s)
+			cb |= s >> 32 << 6
+			s = uint64(x[7]) + uint64(y[7])
+			z[7] = uint32(s)
+			cb |= s >> 32 << 7
+			cout |= cb << l
+		}
+	case carryIn:
 		a := uint64(w.sread32(&o.src[0]))
 		for l := 0; l < 64; l += 8 {
 			y, z := (*[8]uint32)(b[l:l+8]), (*[8]uint32)(d[l:l+8])
@@ -242,6 +274,36 @@ func pAddCo(w *wave, o *op, carryIn bool, generic func(w *wave, o *op)) {
 			z[6] = uint32(s)
 			cb |= s >> 32 << 6
 			s = a + uint64(y[7]) + c>>7&1
+			z[7] = uint32(s)
+			cb |= s >> 32 << 7
+			cout |= cb << l
+		}
+	default:
+		a := uint64(w.sread32(&o.src[0]))
+		for l := 0; l < 64; l += 8 {
+			y, z := (*[8]uint32)(b[l:l+8]), (*[8]uint32)(d[l:l+8])
+			s := a + uint64(y[0])
+			z[0] = uint32(s)
+			cb := s >> 32
+			s = a + uint64(y[1])
+			z[1] = uint32(s)
+			cb |= s >> 32 << 1
+			s = a + uint64(y[2])
+			z[2] = uint32(s)
+			cb |= s >> 32 << 2
+			s = a + uint64(y[3])
+			z[3] = uint32(s)
+			cb |= s >> 32 << 3
+			s = a + uint64(y[4])
+			z[4] = uint32(s)
+			cb |= s >> 32 << 4
+			s = a + uint64(y[5])
+			z[5] = uint32(s)
+			cb |= s >> 32 << 5
+			s = a + uint64(y[6])
+			z[6] = uint32(s)
+			cb |= s >> 32 << 6
+			s = a + uint64(y[7])
 			z[7] = uint32(s)
 			cb |= s >> 32 << 7
 			cout |= cb << l

@@ -39,10 +39,13 @@ type wave struct {
 	loaded uint64
 	stored uint64
 
-	// cached global region for memory instructions
+	// cached global region for memory instructions, and the regions used
+	// recently in this dispatch (consulted before Memory.Lookup)
 	rbase, rend uint64
 	rdata       []byte
 	rro         bool
+	rc          [4]regionEntry
+	rcNext      int
 
 	tmp   [12][64]uint32 // broadcast / modified source scratch
 	mfma  []uint32       // MFMA accumulator scratch (allocated on first use)
@@ -83,4 +86,11 @@ type workgroup struct {
 	live    int
 	cur     int
 	barrier int // waves waiting at s_barrier
+}
+
+// regionEntry is one cached device memory region.
+type regionEntry struct {
+	base, end uint64
+	data      []byte
+	ro        bool
 }
