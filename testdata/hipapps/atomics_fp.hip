@@ -5,6 +5,10 @@
 #include "common.h"
 #include <cmath>
 
+#ifndef APP_NAME
+#define APP_NAME "atomics_fp"
+#endif
+
 #define N 4096
 #define BLOCK 256
 
@@ -160,5 +164,5 @@ int main() {
            got.shared_hist[b], e.shared_hist[b]);
   EXPECT(total == e.fsum, "last-block total %.9g want %.9g", total, e.fsum);
   EXPECT(bc == (unsigned)blocks, "block counter %u, want %d", bc, blocks);
-  DONE("atomics_fp");
+  DONE(APP_NAME);
 }
