@@ -34,6 +34,19 @@ func fastF32(w *wave, o *op, generic func(w *wave, o *op), kind int) {
 		}
 		return
 	}
+	if exec == ^uint64(0) && kind < 3 && o.abs|o.neg == 0 && isVec(o.src[0].kind) && isVec(o.src[1].kind) && isVec(o.dst.kind) {
+		// Two per-lane sources without modifiers: no staging.
+		fa, fb, fd := f32Lanes(w.lanes(&o.src[0])[:]), f32Lanes(w.lanes(&o.src[1])[:]), f32Lanes(w.lanes(&o.dst)[:])
+		switch kind {
+		case 0:
+			f32AddVV(fd, fa, fb)
+		case 1:
+			f32MulVV(fd, fa, fb)
+		case 2:
+			f32SubVV(fd, fa, fb)
+		}
+		return
+	}
 	a := w.fsrc32(o, 0)
 	b := w.fsrc32(o, 1)
 	d := w.vdst(&o.dst)

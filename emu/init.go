@@ -237,7 +237,7 @@ func (r *run) startWorkgroup(g *workgroup, idx uint64, slot0 int) {
 			w.rbase, w.rend, w.rdata = 1, 0, nil
 			w.rc, w.rcNext = [4]regionEntry{}, 0
 		}
-		w.r, w.wg, w.id, w.code = r, g, wi, r.code
+		w.r, w.wg, w.id, w.code, w.cpage = r, g, wi, r.code, nil
 		w.state = waveRunning
 		w.pc = s.entry
 		w.scc, w.mode, w.trapsts = 0, s.mode, 0

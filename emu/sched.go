@@ -346,7 +346,15 @@ func (w *wave) exec1() {
 		return
 	}
 	for !w.yield {
-		o := w.code.fetch(w.pc)
+		// The decoded page holding pc is cached in the wave: one load
+		// for the common case (codeTable.fetch otherwise).
+		var o *op
+		if d := w.pc - w.cbase; d < pageSize*4 && w.cpage != nil {
+			o = w.cpage[d>>2].Load()
+		}
+		if o == nil {
+			o = w.fetchPage()
+		}
 		w.curPC = w.pc
 		w.pc += uint64(o.n)
 		w.icount[o.class]++
@@ -357,6 +365,17 @@ func (w *wave) exec1() {
 		}
 		o.fn(w, o)
 	}
+}
+
+// fetchPage fetches the op at w.pc through the code table (decoding it if
+// needed) and caches the page holding it.
+func (w *wave) fetchPage() *op {
+	t := w.code
+	o := t.fetch(w.pc)
+	p := (w.pc - t.base) >> 2 >> pageShift
+	w.cpage = t.pages[p].Load()
+	w.cbase = t.base + p<<(pageShift+2)
+	return o
 }
 
 // Workgroup objects (with their waves and register files) are reused
@@ -370,7 +389,7 @@ func (d *Device) getWorkgroup() *workgroup {
 
 func (d *Device) putWorkgroup(g *workgroup) {
 	for _, w := range g.waves {
-		w.r, w.code, w.rdata = nil, nil, nil
+		w.r, w.code, w.rdata, w.cpage = nil, nil, nil, nil
 		w.rbase, w.rend, w.rc = 1, 0, [4]regionEntry{}
 	}
 	d.wgPool.Put(g)

@@ -26,6 +26,8 @@ type wave struct {
 	wg            *workgroup
 	id            int // wave index within the workgroup
 	code          *codeTable
+	cpage         *codePage // the page of code holding the last fetched op
+	cbase         uint64    // address of cpage's first instruction
 	r             *run
 	slot          int    // scratch slot
 	scratchOff    uint32 // byte offset of this wave's scratch from the arena base
