@@ -48,6 +48,11 @@ var hipappGaps = map[string]struct{ sign, why string }{
 			"cooperative queue, and its grid barrier is ds_gws_init/ds_gws_barrier across every workgroup of the " +
 			"dispatch, which the emulator does not keep resident at once",
 	},
+	"textures": {
+		sign: "hipCreateTextureObject(&t1, &rd, &td, nullptr) failed",
+		why: "texture objects: HIP creates them through the HSA image extension (hsa_ext_image_*, answered " +
+			"\"not supported\") and reads them with MIMG image instructions the emulator does not decode",
+	},
 }
 
 // TestExecHIPApps compiles each self-checking HIP program of
