@@ -1,0 +1,36 @@
+package emu
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/rocpu/rocpu/isa"
+)
+
+// TestReproGWS: HIP 5.2's cooperative launch (hipLaunchCooperativeKernel,
+// cooperative_groups::this_grid().sync()) initialises a global wave sync
+// barrier with ds_gws_init (its __amd_rocclr_gwsInit blit kernel) and
+// waits on it with ds_gws_barrier (__ockl_grid_sync), across every
+// workgroup of the dispatch. Encodings from llvm-mc-15 -mcpu=gfx90a of
+// "ds_gws_init v2 gds" and "ds_gws_barrier v2 gds". See
+// testdata/hipapps/coop_grid.hip and the report of the hipapps helper.
+func TestReproGWS(t *testing.T) {
+	tg, err := isa.LookupTarget("gfx90a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, enc := range map[string][]byte{
+		"ds_gws_init v2 gds":    {0x00, 0x00, 0x33, 0xd9, 0x02, 0x00, 0x00, 0x00},
+		"ds_gws_barrier v2 gds": {0x00, 0x00, 0x3b, 0xd9, 0x02, 0x00, 0x00, 0x00},
+	} {
+		in, err := isa.Decode(tg, enc)
+		if err != nil {
+			t.Skipf("bug: isa does not decode %s (%v): the GWS instructions (DS opcodes 0x99 ds_gws_init, 0x9d ds_gws_barrier, with gds set) are missing from gfx90a's tables", name, err)
+		}
+		_, err = buildOp(&in)
+		t.Logf("%s: buildOp: %v (ErrNotSupported: %v)", name, err, errors.Is(err, ErrNotSupported))
+		if err != nil {
+			t.Skipf("bug: %s is not executed (%v); grid-wide sync also needs every workgroup of a cooperative dispatch resident at once (sched.go) and a wave waiting at the GWS barrier to yield like s_barrier", name, err)
+		}
+	}
+}
