@@ -36,11 +36,12 @@ func (w *wave) gbytesSlow(o *op, lane int, a uint64, n int, write bool) []byte {
 }
 
 // lookupRegion finds the region holding global address a: among the
-// regions the wave used recently in this dispatch, the dispatch's scratch,
+// regions the wave used recently in this dispatch (eight: kernels touch
+// their buffers, kernarg segment and dispatch packet in turn), the dispatch's scratch,
 // then Memory.Lookup (whose result joins the recent ones).
 func (w *wave) lookupRegion(a uint64) (regionEntry, bool) {
 	for i := range w.rc {
-		if e := &w.rc[i]; a >= e.base && a < e.end {
+		if e := &w.rc[i]; a-e.base < e.end-e.base {
 			return *e, true
 		}
 	}

@@ -235,7 +235,7 @@ func (r *run) startWorkgroup(g *workgroup, idx uint64, slot0 int) {
 			// A new dispatch: forget the regions of the last one (within
 			// a dispatch they stay cached across workgroups).
 			w.rbase, w.rend, w.rdata = 1, 0, nil
-			w.rc, w.rcNext = [4]regionEntry{}, 0
+			w.rc, w.rcNext = [8]regionEntry{}, 0
 		}
 		w.r, w.wg, w.id, w.code, w.cpage = r, g, wi, r.code, nil
 		w.state = waveRunning

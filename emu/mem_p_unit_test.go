@@ -230,7 +230,7 @@ func TestRecentRegions(t *testing.T) {
 	w := testWave(t)
 	mem := w.r.dev.cfg.Memory.(*testMem)
 	var regs []Region
-	for i := 0; i < 6; i++ {
+	for i := 0; i < len(w.rc)+3; i++ {
 		regs = append(regs, mem.alloc(t, 4096, i == 5))
 	}
 	for round := 0; round < 2; round++ {

@@ -390,7 +390,7 @@ func (d *Device) getWorkgroup() *workgroup {
 func (d *Device) putWorkgroup(g *workgroup) {
 	for _, w := range g.waves {
 		w.r, w.code, w.rdata, w.cpage = nil, nil, nil, nil
-		w.rbase, w.rend, w.rc = 1, 0, [4]regionEntry{}
+		w.rbase, w.rend, w.rc = 1, 0, [8]regionEntry{}
 	}
 	d.wgPool.Put(g)
 }

@@ -46,7 +46,7 @@ type wave struct {
 	rbase, rend uint64
 	rdata       []byte
 	rro         bool
-	rc          [4]regionEntry
+	rc          [8]regionEntry
 	rcNext      int
 
 	tmp   [12][64]uint32 // broadcast / modified source scratch
