@@ -13,10 +13,10 @@ import (
 	"time"
 )
 
-// hipappFlags reads a program's extra hipcc flags ("// hipcc-flags: ...")
-// and the files it needs ("// needs: PATH", e.g. a library's header), from
-// its leading comment.
-func hipappFlags(t *testing.T, src string) (flags []string, needs []string) {
+// hipappFlags reads a program's extra hipcc flags ("// hipcc-flags: ..."),
+// its `rocpu exec` flags ("// rocpu-flags: ...") and the files it needs
+// ("// needs: PATH", e.g. a library's header), from its leading comment.
+func hipappFlags(t *testing.T, src string) (flags, rflags, needs []string) {
 	t.Helper()
 	f, err := os.Open(src)
 	if err != nil {
@@ -29,11 +29,14 @@ func hipappFlags(t *testing.T, src string) (flags []string, needs []string) {
 		if v, ok := strings.CutPrefix(l, "// hipcc-flags:"); ok {
 			flags = append(flags, strings.Fields(v)...)
 		}
+		if v, ok := strings.CutPrefix(l, "// rocpu-flags:"); ok {
+			rflags = append(rflags, strings.Fields(v)...)
+		}
 		if v, ok := strings.CutPrefix(l, "// needs:"); ok {
 			needs = append(needs, strings.TrimSpace(v))
 		}
 	}
-	return flags, needs
+	return flags, rflags, needs
 }
 
 // hipappGaps are programs that fail today for a known reason that is not
@@ -85,7 +88,7 @@ func TestExecHIPApps(t *testing.T) {
 			name := strings.TrimSuffix(filepath.Base(src), ".hip")
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				flags, needs := hipappFlags(t, src)
+				flags, rflags, needs := hipappFlags(t, src)
 				for _, n := range needs {
 					if _, err := os.Stat(n); err != nil {
 						t.Skipf("%s not installed", n)
@@ -102,7 +105,7 @@ func TestExecHIPApps(t *testing.T) {
 				}
 				compile := time.Since(start)
 				start = time.Now()
-				code, stdout, stderr := execHIP(t, bin, nil, 3*time.Minute, exe)
+				code, stdout, stderr := execHIP(t, bin, nil, 3*time.Minute, exe, rflags...)
 				t.Logf("compile %v, run %v", compile.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 				passed := code == 0 && strings.Contains(stdout, "PASS "+name+"\n")
 				if gap, ok := hipappGaps[name]; ok {
