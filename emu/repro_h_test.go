@@ -34,3 +34,31 @@ func TestReproGWS(t *testing.T) {
 		}
 	}
 }
+
+// TestReproMemtime: clock64() in HIP is s_memtime (and kernels reading the
+// wall clock use s_memrealtime); both have semantics in ops_salu.go but
+// gfx90a's decoder does not know them, so any kernel calling clock64()
+// faults with an illegal instruction under rocpu exec
+// (testdata/hipapps/clocks.hip). Encodings from llvm-mc-15 -mcpu=gfx90a of
+// "s_memtime s[6:7]" and "s_memrealtime s[4:5]".
+func TestReproMemtime(t *testing.T) {
+	tg, err := isa.LookupTarget("gfx90a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, enc := range map[string][]byte{
+		"s_memtime s[6:7]":     {0x80, 0x01, 0x90, 0xc0, 0x00, 0x00, 0x00, 0x00},
+		"s_memrealtime s[4:5]": {0x00, 0x01, 0x94, 0xc0, 0x00, 0x00, 0x00, 0x00},
+	} {
+		in, err := isa.Decode(tg, enc)
+		if err != nil {
+			t.Skipf("bug: isa does not decode %s (%v): SMEM opcodes 0x24 s_memtime and 0x25 s_memrealtime are missing from gfx90a's tables", name, err)
+		}
+		if got := in.String(); got != name {
+			t.Errorf("decoded %q, want %q", got, name)
+		}
+		if _, err := buildOp(&in); err != nil {
+			t.Errorf("%s: buildOp: %v", name, err)
+		}
+	}
+}
