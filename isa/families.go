@@ -15,6 +15,7 @@ const (
 	// SMEM
 	smemGLC = 1 << iota
 	smemNV
+	smemImm // the imm bit is 0 (the probes toggled it from 1)
 )
 
 const (
@@ -79,8 +80,11 @@ const (
 
 func vbit(f Field) uint16 { return 1 << f }
 
+// checkMods rejects a word whose modifier probes (set: the probes that
+// differ from the family's zero word) differ from the opcode's canonical
+// word (d.ModSet) in one LLVM rejects.
 func checkMods(d *opDesc, set uint32) error {
-	if set&d.ModInvalid != 0 {
+	if (set^d.ModSet)&d.ModInvalid != 0 {
 		return errBadMods
 	}
 	return nil
@@ -154,6 +158,9 @@ func decodeSMEM(in *Inst, tab *procTable, w0, w1 uint32) error {
 	}
 	if w0&(1<<15) != 0 {
 		set |= smemNV
+	}
+	if w0&(1<<17) == 0 {
+		set |= smemImm
 	}
 	if err := checkMods(d, set); err != nil {
 		return err
@@ -276,7 +283,7 @@ func decodeVOP3(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if err := checkMods(d, set); err != nil {
 		return err
 	}
-	set &= d.ModPrint
+	set &= d.ModPrint | d.ModSet
 	m := &in.Mod
 	m.Abs = uint8(set & 7)
 	m.OpSel = uint8(set>>3) & 0xf
@@ -348,7 +355,7 @@ func decodeDS(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if err := checkMods(d, set); err != nil {
 		return err
 	}
-	set &= d.ModPrint
+	set &= d.ModPrint | d.ModSet
 	if set&dsGDS != 0 {
 		in.Mod.Flags |= FlagGDS
 	}
@@ -369,13 +376,22 @@ func decodeDS(in *Inst, tab *procTable, w0, w1 uint32) error {
 		return err
 	}
 	if acc {
+		// The address (Src0) stays a VGPR, except in ds_gws_*, whose
+		// data0 operand sits in the address field (DS_Real:
+		// Inst{39-32} is data0 when the opcode has gws_data0).
+		gws := gwsData(in.Op)
 		for i := range in.Ops[:in.NumOps] {
-			if o := &in.Ops[i]; o.Kind == KindVGPR && o.Field != FieldSrc0 {
+			if o := &in.Ops[i]; o.Kind == KindVGPR && (o.Field != FieldSrc0 || gws) {
 				o.Kind = KindAGPR
 			}
 		}
 	}
 	return nil
+}
+
+// gwsData reports the ds_gws_* opcodes with a data0 operand.
+func gwsData(op Opcode) bool {
+	return op == DS_GWS_INIT || op == DS_GWS_SEMA_BR || op == DS_GWS_BARRIER
 }
 
 func decodeFLAT(in *Inst, tab *procTable, w0, w1 uint32) error {
@@ -408,7 +424,7 @@ func decodeFLAT(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if err := checkMods(d, set); err != nil {
 		return err
 	}
-	set &= d.ModPrint
+	set &= d.ModPrint | d.ModSet
 	m := &in.Mod
 	if set&flatGLC != 0 {
 		m.Flags |= FlagGLC
@@ -486,7 +502,7 @@ func decodeMUBUF(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if err := checkMods(d, set); err != nil {
 		return err
 	}
-	set &= d.ModPrint
+	set &= d.ModPrint | d.ModSet
 	m := &in.Mod
 	acc := false
 	for _, x := range [...]struct{ probe, flag uint32 }{{mubufGLC, FlagGLC}, {mubufSLC, FlagSLC}, {mubufLDS, FlagLDS}, {mubufSCC, FlagSCC}, {mubufOffEn, FlagOffEn}, {mubufIdxEn, FlagIdxEn}} {
@@ -616,6 +632,20 @@ func decodeExt1(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 
 		f[FieldSrc1] = 256 + (w0>>9)&0xff
 		vmask = 0
 	}
+	// The VGPR fields hold 256 + register; a field that must be zero
+	// (v_nop has no sources) is checked on the raw register number.
+	if d.ZeroMask&(1<<FieldSrc0) != 0 {
+		if w1&0xff != 0 {
+			return errBadOp
+		}
+		f[FieldSrc0] = 0
+	}
+	if d.ZeroMask&(1<<FieldSrc1) != 0 {
+		if (w0>>9)&0xff != 0 {
+			return errBadOp
+		}
+		f[FieldSrc1] = 0
+	}
 	if dpp {
 		var set uint32
 		for i := uint32(0); i < 5; i++ {
@@ -626,7 +656,7 @@ func decodeExt1(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 
 		if err := checkMods(d, set); err != nil {
 			return err
 		}
-		set &= d.ModPrint
+		set &= d.ModPrint | d.ModSet
 		if set&dppBound != 0 {
 			m.Flags |= FlagBoundCtrl
 		}
@@ -663,7 +693,7 @@ func decodeExt1(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 
 	}
 	// Sext/neg/abs bits and the selects of operands the opcode lacks must
 	// be zero (they are in d.ModInvalid / d.ZeroMask).
-	set &= d.ModPrint
+	set &= d.ModPrint | d.ModSet
 	if set&sdwaS0 != 0 {
 		f[FieldSrc0] -= 256
 	}
@@ -824,7 +854,7 @@ func decodeMTBUF(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if mtbufFormats[format] == "<invalid>" {
 		return errBadOp
 	}
-	set &= d.ModPrint
+	set &= d.ModPrint | d.ModSet
 	m := &in.Mod
 	for _, x := range [...]struct{ probe, flag uint32 }{{mtbufGLC, FlagGLC}, {mtbufSLC, FlagSLC}, {mtbufSCC, FlagSCC}, {mtbufOffEn, FlagOffEn}, {mtbufIdxEn, FlagIdxEn}} {
 		if set&x.probe != 0 {
@@ -992,7 +1022,7 @@ func decodeMIMG(in *Inst, tab *procTable, w0, w1 uint32) error {
 	if count == 0 {
 		return errBadOp
 	}
-	set &= d.ModPrint
+	set &= d.ModPrint | d.ModSet
 	m := &in.Mod
 	m.DMask = uint8(dmask)
 	for _, x := range [...]struct{ probe, flag uint32 }{{mimgUnorm, FlagUnorm}, {mimgGLC, FlagGLC}, {mimgDA, FlagDA},

@@ -207,6 +207,7 @@ type opDesc struct {
 	ZeroMask   uint32   // bit Field: register fields that must be zero
 	ModPrint   uint32   // modifier probes that change the text
 	ModInvalid uint32   // modifier probes LLVM rejects
+	ModSet     uint32   // modifier probes applied to the opcode's canonical word: flags fixed for it (ds_gws_* gds, s_memtime imm = 0)
 	Alts       [7]int16 // alternative layouts (SOPP nonzero, SMEM soe/sgpr, FLAT glc/lds/saddr, MUBUF lds)
 	Counts     int16    // MIMG: gfx9MIMGCounts index (data registers per dmask/tfe/d16), -1 otherwise
 	Suffix     string

@@ -25,10 +25,8 @@ func (in *Inst) AppendText(b []byte) []byte {
 		b = append(b, "_e32"...)
 	case FormE64:
 		b = append(b, "_e64"...)
-	case FormSDWA:
-		b = append(b, "_sdwa"...)
-	case FormDPP:
-		b = append(b, "_dpp"...)
+	case FormSDWA, FormDPP:
+		b = append(b, d.Suffix...) // "_sdwa"/"_dpp"; "" for v_nop
 	}
 	tmpl := in.template(d)
 	specs := gfx9Templates[tmpl]
@@ -576,6 +574,8 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 		return b
 	}
 	switch {
+	case in.Form == FormSDWA && in.NumOps == 0:
+		// v_nop_sdwa prints as "v_nop", without selects.
 	case in.Form == FormSDWA:
 		if m.Flags&FlagClamp != 0 {
 			b = append(b, " clamp"...)
@@ -656,7 +656,9 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 		if d.ModPrint&opSelHiDefaultZero != 0 {
 			def = 0
 		}
-		if m.OpSelHi&mask != def {
+		// op_sel_hi is printed only by opcodes whose probes showed it
+		// (v_accvgpr_read/write ignore the bits).
+		if m.OpSelHi&mask != def && d.ModPrint&(vop3pOpSelHi0|vop3pOpSelHi1|vop3pOpSelHi2) != 0 {
 			b = appendBits(b, "op_sel_hi", m.OpSelHi, n)
 		}
 		if !isMix(in) {
@@ -750,8 +752,14 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 			b = append(b, " offset:"...)
 			b = strconv.AppendInt(b, int64(m.Offset), 10)
 		}
+		// buffer_store_lds_dword's asm string has a fixed "lds" before
+		// the cache bits; the lds bit of the other opcodes follows them.
+		ldsFixed := in.Op == BUFFER_STORE_LDS_DWORD
+		if ldsFixed {
+			b = append(b, " lds"...)
+		}
 		b = cpol(b, false)
-		if m.Flags&FlagLDS != 0 {
+		if m.Flags&FlagLDS != 0 && !ldsFixed {
 			b = append(b, " lds"...)
 		}
 		if m.Flags&FlagTFE != 0 && m.Flags&FlagLDS == 0 {

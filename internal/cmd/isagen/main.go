@@ -182,8 +182,10 @@ func families() []family {
 	fs = append(fs, family{enc: "SMEM", nops: 256,
 		zero:   func(op int) []uint32 { return []uint32{0xc0000000 | uint32(op)<<18 | 1<<17, 0} },
 		fields: []fprobe{fld("Dst", 0, 6, mDst), fld("Base", 0, 0, mBase/2), fld("Offset", 1, 0, 0x1c)},
-		mods:   []mod{named("GLC", 0, 16), named("NV", 0, 15)},
-		alts: []alt{{"soe", func(w []uint32) { w[0] |= 1 << 14; w[1] |= mSOff << 25 }},
+		// IMM toggles the imm bit: s_memtime, s_memrealtime and
+		// s_dcache_* exist only with imm = 0 (they have no offset).
+		mods: []mod{named("GLC", 0, 16), named("NV", 0, 15), named("IMM", 0, 17)},
+		alts: []alt{{"soe", func(w []uint32) { w[0] |= 1<<14 | 1<<17; w[1] |= mSOff << 25 }},
 			{"sgproff", func(w []uint32) { w[0] &^= 1 << 17; w[1] = mSOff }},
 			{"soeonly", func(w []uint32) { w[0] = w[0]&^(1<<17) | 1<<14; w[1] = mSOff << 25 }}},
 	})
@@ -374,11 +376,19 @@ func main() {
 		lits     [][3]probe // per lit source: inline 240, inline 248, literal
 		alts     []probe
 		counts   []probe // MIMG: mimgCount probes
+		canon    []probe // phase 0: the zero word with each modifier probe applied
+		modSet   uint32  // modifier probe applied to the zero word (canonical fallback), or 0
 	}
 	results := make([][][]opProbes, len(procs))
 	for pi, cpu := range procs {
-		// Phase 1: which register fields does each opcode use? A field
-		// whose marker makes LLVM reject the word must be zero.
+		// Phase 0: does the opcode exist? Besides the zero word (every
+		// register field zero), the zero word with each single modifier
+		// probe applied (gds, glc, SMEM imm, ...) is tried: some opcodes
+		// exist only with a fixed flag (ds_gws_* need gds; s_memtime and
+		// s_dcache_* need imm = 0), and random probing of the other fields
+		// never finds them. When the zero word is rejected, the first
+		// canonical word LLVM decodes becomes the opcode's zero word, and
+		// its modifier probe is recorded (opDesc.ModSet).
 		var all []*probe
 		results[pi] = make([][]opProbes, len(fams))
 		for fi, f := range fams {
@@ -386,6 +396,35 @@ func main() {
 			for op := 0; op < f.nops; op++ {
 				r := &results[pi][fi][op]
 				r.zero.words = f.zero(op)
+				all = append(all, &r.zero)
+				for _, m := range f.mods {
+					w := append([]uint32(nil), r.zero.words...)
+					m.set(w)
+					r.canon = append(r.canon, probe{words: w})
+				}
+				for k := range r.canon {
+					all = append(all, &r.canon[k])
+				}
+			}
+		}
+		if err := run(cpu, all); err != nil {
+			log.Fatal(err)
+		}
+		// Phase 1: which register fields does each opcode use? A field
+		// whose marker makes LLVM reject the word must be zero.
+		all = all[:0]
+		for fi, f := range fams {
+			for op := 0; op < f.nops; op++ {
+				r := &results[pi][fi][op]
+				if z := r.zero; z.text == "" || z.n < 4*len(z.words) {
+					for k, c := range r.canon {
+						if c.text != "" && c.n == 4*len(c.words) {
+							r.zero, r.modSet = c, 1<<k
+							break
+						}
+					}
+				}
+				r.zero = probe{words: r.zero.words}
 				all = append(all, &r.zero)
 				for _, fp := range f.fields {
 					w := append([]uint32(nil), r.zero.words...)
@@ -492,7 +531,7 @@ func main() {
 				if f.encGo != "" {
 					enc = f.encGo
 				}
-				e := entry{enc: enc, code: op, zeroMask: r.zeroMask}
+				e := entry{enc: enc, code: op, zeroMask: r.zeroMask, modSet: r.modSet}
 				mn, toks := split(r.base.text)
 				base := mn
 				suffix := ""
@@ -738,6 +777,7 @@ type entry struct {
 	alts       []string
 	modPrint   uint32
 	modInvalid uint32
+	modSet     uint32 // modifier probe applied to the zero word (a fixed flag), 0 if none
 	zeroMask   uint32 // fields that must be zero
 	counts     string // MIMG: data register counts, "" for other encodings
 }
@@ -783,7 +823,7 @@ type merged struct {
 func newGen() *gen { return &gen{byKey: map[string]*merged{}, names: map[string]bool{}} }
 
 func (g *gen) add(pi int, e entry) {
-	key := fmt.Sprintf("%s|%d|%s|%s|%s|%v|%d|%d|%d|%s", e.enc, e.code, e.name, e.suffix, e.ops, e.alts, e.modPrint, e.modInvalid, e.zeroMask, e.counts)
+	key := fmt.Sprintf("%s|%d|%s|%s|%s|%v|%d|%d|%d|%d|%s", e.enc, e.code, e.name, e.suffix, e.ops, e.alts, e.modPrint, e.modInvalid, e.modSet, e.zeroMask, e.counts)
 	m := g.byKey[key]
 	if m == nil {
 		m = &merged{e: e}
@@ -1116,8 +1156,8 @@ func (g *gen) emit(fams []family) []byte {
 			}
 			ci = i
 		}
-		fmt.Fprintf(&descs, "\t{%s, %#x, %#x, %s, %d, %#x, %#x, %#x, [7]int16{%s}, %d, %q},\n",
-			e.enc, e.code, m.procs, goName(e.name), ti(e.ops), e.zeroMask, e.modPrint, e.modInvalid, alts, ci, e.suffix)
+		fmt.Fprintf(&descs, "\t{%s, %#x, %#x, %s, %d, %#x, %#x, %#x, %#x, [7]int16{%s}, %d, %q},\n",
+			e.enc, e.code, m.procs, goName(e.name), ti(e.ops), e.zeroMask, e.modPrint, e.modInvalid, e.modSet, alts, ci, e.suffix)
 	}
 	var hk []string
 	for k := range g.hwregs {
