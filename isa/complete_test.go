@@ -199,6 +199,9 @@ func TestFixedFlagOpcodes(t *testing.T) {
 		{"gfx90a", []uint32{0xc0900000, 0}, "s_memtime s[0:1]", S_MEMTIME},
 		{"gfx90a", []uint32{0xc0940000, 0}, "s_memrealtime s[0:1]", S_MEMREALTIME},
 		{"gfx900", []uint32{0xc0900200, 0}, "s_memtime s[8:9]", S_MEMTIME},
+		// The words of emu/repro_h_test.go (llvm-mc-15 -mcpu=gfx90a).
+		{"gfx90a", []uint32{0xc0900180, 0}, "s_memtime s[6:7]", S_MEMTIME},
+		{"gfx90a", []uint32{0xc0940100, 0}, "s_memrealtime s[4:5]", S_MEMREALTIME},
 		{"gfx90a", []uint32{0xc0920000, 0}, "", 0},
 		{"gfx90a", []uint32{0xc0840000, 0}, "s_dcache_wb", S_DCACHE_WB},
 		{"gfx90a", []uint32{0xc0800000, 0}, "s_dcache_inv", S_DCACHE_INV},
@@ -208,6 +211,7 @@ func TestFixedFlagOpcodes(t *testing.T) {
 		{"gfx90a", []uint32{0xd9330000, 2}, "ds_gws_init v2 gds", DS_GWS_INIT},
 		{"gfx90a", []uint32{0xd93b0000, 2}, "ds_gws_barrier v2 gds", DS_GWS_BARRIER},
 		{"gfx90a", []uint32{0xd93a0000, 2}, "", 0},
+		{"gfx90a", []uint32{0xd9330000, 0x00000102}, "", 0},
 		{"gfx90a", []uint32{0xd9350000, 0}, "ds_gws_sema_v gds", DS_GWS_SEMA_V},
 		{"gfx90a", []uint32{0xd9370000, 2}, "ds_gws_sema_br v2 gds", DS_GWS_SEMA_BR},
 		{"gfx90a", []uint32{0xd9390000, 0}, "ds_gws_sema_p gds", DS_GWS_SEMA_P},
