@@ -7,7 +7,8 @@ import (
 	"github.com/rocpu/rocpu/isa"
 )
 
-// TestReproGWS: HIP 5.2's cooperative launch (hipLaunchCooperativeKernel,
+// TestReproGWS (a missing feature, not a regression): HIP 5.2's
+// cooperative launch (hipLaunchCooperativeKernel,
 // cooperative_groups::this_grid().sync()) initialises a global wave sync
 // barrier with ds_gws_init (its __amd_rocclr_gwsInit blit kernel) and
 // waits on it with ds_gws_barrier (__ockl_grid_sync), across every
@@ -35,11 +36,11 @@ func TestReproGWS(t *testing.T) {
 	}
 }
 
-// TestReproMemtime: clock64() in HIP is s_memtime (and kernels reading the
-// wall clock use s_memrealtime); both have semantics in ops_salu.go but
-// gfx90a's decoder does not know them, so any kernel calling clock64()
-// faults with an illegal instruction under rocpu exec
-// (testdata/hipapps/clocks.hip). Encodings from llvm-mc-15 -mcpu=gfx90a of
+// TestReproMemtime: clock64() in HIP is s_memtime, and kernels reading the
+// wall clock (and the device heap's malloc) use s_memrealtime; both have
+// semantics in ops_salu.go, and gfx90a's decoder knows them since f2c76a8
+// (before, testdata/hipapps/clocks.hip and device_malloc.hip faulted with
+// an illegal instruction under rocpu exec). Encodings from llvm-mc-15 -mcpu=gfx90a of
 // "s_memtime s[6:7]" and "s_memrealtime s[4:5]".
 func TestReproMemtime(t *testing.T) {
 	tg, err := isa.LookupTarget("gfx90a")

@@ -45,21 +45,12 @@ func hipappFlags(t *testing.T, src string) (flags, rflags, needs []string) {
 // way is skipped (naming the gap); failing any other way is an error;
 // passing is logged so the entry can be removed.
 var hipappGaps = map[string]struct{ sign, why string }{
-	"clocks": {
-		sign: "unknown opcode",
-		why: "clock64() is s_memtime (and the wall clock s_memrealtime): the emulator has their semantics but the " +
-			"isa package does not decode them for gfx90a (emu/repro_h_test.go TestReproMemtime)",
-	},
-	"device_malloc": {
-		sign: "unknown opcode",
-		why: "device malloc/free: the device libraries' allocator (__ockl_dm_alloc) reads s_memrealtime, which " +
-			"the isa package does not decode for gfx90a (emu/repro_h_test.go TestReproMemtime); the scratch part passes",
-	},
 	"coop_grid": {
 		sign: "cooperative launch attribute 0",
 		why: "cooperative launch / grid sync: HIP 5.2 needs HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES and a " +
-			"cooperative queue, and its grid barrier is ds_gws_init/ds_gws_barrier across every workgroup of the " +
-			"dispatch, which the emulator does not keep resident at once",
+			"cooperative queue, and its grid barrier is ds_gws_init/ds_gws_barrier (decoded, but without semantics " +
+			"in the emulator) across every workgroup of the dispatch, which the emulator does not keep resident " +
+			"at once (emu/repro_h_test.go TestReproGWS)",
 	},
 	"textures": {
 		sign: "hipCreateTextureObject(&t1, &rd, &td, nullptr) failed",
