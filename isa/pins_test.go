@@ -34,6 +34,9 @@ func TestLLVMPins(t *testing.T) {
 		{"gfx940", []uint32{0x7f2e7aff, 0x00004000}, "v_rcp_f16_e32 v151, 2.0", 8},
 		{"gfx940", []uint32{0x7f2e7aff, 0x00013800}, "v_rcp_f16_e32 v151, 0x3800", 8},
 		{"gfx940", []uint32{0x7f2e7aff, 0x00003118}, "v_rcp_f16_e32 v151, 0.15915494", 8},
+		// Packed f32 sources print 1/(2*pi) with the f32 name.
+		{"gfx90a", []uint32{0xd3b00000, 0x1be1f1f8}, "v_pk_fma_f32 v[0:1], v[248:249], 0.15915494, 0.15915494 op_sel_hi:[1,1,0]", 8},
+		{"gfx940", []uint32{0xd3b008a1, 0xdbe19a78}, "v_pk_fma_f32 v[161:162], ttmp[12:13], -13, 0.15915494 op_sel:[1,0,0] op_sel_hi:[1,1,0] neg_lo:[0,1,1]", 8},
 		// SOPP u16 immediates: 0-64 decimal, others hex.
 		{"gfx906", []uint32{0xbf94fff9}, "s_incperflevel 0xfff9", 4},
 		{"gfx906", []uint32{0xbf940040}, "s_incperflevel 64", 4},

@@ -298,6 +298,11 @@ func appendConst(b []byte, op *Operand) []byte {
 			return strconv.AppendInt(b, s, 10)
 		}
 		if v == 0x3fc45f306dc9c882 {
+			if op.Type == TypeV2F32 {
+				// Packed f32 operands print 1/(2*pi) as the f32 name
+				// (llvm-objdump-15: v_pk_fma_f32 v[0:1], 0.15915494, ...).
+				return append(b, "0.15915494"...)
+			}
 			return append(b, "0.15915494309189532"...)
 		}
 		for i, f := range inlineF32[:8] {
