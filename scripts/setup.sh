@@ -14,6 +14,7 @@ packages=(
   hipcc libamdhip64-dev              # HIP compiler driver and runtime (the drop-in's client)
   libhsa-runtime-dev                 # hsa.h and friends: the C ABI rocpu implements
   libamd-comgr2 librocprim-dev rocminfo
+  librocrand-dev librocsparse-dev   # ROCm libraries with gfx90a kernels, run unmodified (testdata/hipapps)
   pocl-opencl-icd ocl-icd-opencl-dev clinfo   # PoCL: native OpenCL, the kernel oracle
   gcc make git ca-certificates
 )
