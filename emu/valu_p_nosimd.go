@@ -14,6 +14,6 @@ func f32MulSV(d *[64]float32, s float32, b *[64]float32) { f32MulSVGo(d, s, b) }
 func f32SubVV(d, a, b *[64]float32)                      { f32SubVVGo(d, a, b) }
 func f32SubSV(d *[64]float32, s float32, b *[64]float32) { f32SubSVGo(d, s, b) }
 
-// rsqF32All is unaryF32Fast's loop for EXEC all ones; the SIMD build
-// replaces it.
-func unaryF32All(kind int, d, a *[64]uint32) { unaryF32AllGo(kind, d, a) }
+// unaryF32All is unaryF32Fast's loop for EXEC all ones (AVX assembly on
+// amd64 when the CPU has it); the SIMD build replaces it.
+func unaryF32All(kind int, d, a *[64]uint32) { unaryF32AllHost(kind, d, a) }
