@@ -2,6 +2,7 @@ package isa
 
 import (
 	"encoding/binary"
+	"math/rand"
 	"sort"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 type canonical struct {
 	zero  func(op uint32) []uint32
 	flags [][2]int // {word, bit}
+	w1    []uint32 // further canonical words: the zero word with word 1 replaced
 }
 
 // canonicals are the canonical words of every table encoding (field
@@ -66,10 +68,12 @@ var canonicals = map[Encoding]canonical{
 	EncEXP: {zero: func(op uint32) []uint32 { return []uint32{0xc4000000 | 0xf, 0} },
 		flags: [][2]int{{0, 10}, {0, 11}, {0, 12}}},
 	// SDWA (src0 = 0xf9): clamp[45] s0[55] s1[63] (VOPC: sd[47]).
+	// Also with dst_sel DWORD (gfx940's v_cvt_*_fp8/bf8_sdwa have it
+	// fixed), with dst_unused UNUSED_PRESERVE, and with all selects DWORD.
 	encVOP1SDWA: {zero: func(op uint32) []uint32 { return []uint32{0x7e0000f9 | op<<9, 0} },
-		flags: [][2]int{{1, 13}, {1, 23}, {1, 31}}},
+		flags: [][2]int{{1, 13}, {1, 23}, {1, 31}}, w1: []uint32{0x0600, 0x1600, 0x06060600}},
 	encVOP2SDWA: {zero: func(op uint32) []uint32 { return []uint32{0xf9 | op<<25, 0} },
-		flags: [][2]int{{1, 13}, {1, 23}, {1, 31}}},
+		flags: [][2]int{{1, 13}, {1, 23}, {1, 31}}, w1: []uint32{0x0600, 0x1600, 0x06060600}},
 	encVOPCSDWA: {zero: func(op uint32) []uint32 { return []uint32{0x7c0000f9 | op<<17, 0} },
 		flags: [][2]int{{1, 15}, {1, 23}, {1, 31}}},
 	// DPP (src0 = 0xfa): bound_ctrl[51].
@@ -99,6 +103,9 @@ func canonicalWords() [][]uint32 {
 				w[f[0]] ^= 1 << f[1]
 				ws = append(ws, w)
 			}
+			for _, w1 := range c.w1 {
+				ws = append(ws, []uint32{z[0], w1})
+			}
 		}
 	}
 	return ws
@@ -125,7 +132,8 @@ func TestCanonicalEncodings(t *testing.T) {
 func TestLLVMCompleteness(t *testing.T) {
 	tool := llvmObjdump(t)
 	slots := canonicalWords()
-	for _, cpu := range []string{"gfx900", "gfx906", "gfx908", "gfx90a", "gfx940"} {
+	// Every processor LLVM 15 disassembles (gfx941/gfx942 use gfx940's rows).
+	for _, cpu := range []string{"gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c", "gfx940"} {
 		t.Run(cpu, func(t *testing.T) {
 			tg, err := LookupTarget(cpu)
 			if err != nil {
@@ -220,6 +228,12 @@ func TestFixedFlagOpcodes(t *testing.T) {
 		{"gfx940", []uint32{0xdb33bd78, 8}, "ds_gws_init a8 offset:48504 gds", DS_GWS_INIT},
 		{"gfx900", []uint32{0xd97f0000, 0x01000002}, "ds_ordered_count v1, v2 gds", DS_ORDERED_COUNT},
 		{"gfx900", []uint32{0xd97f0000, 0x01000202}, "", 0},
+		// gfx940 fp8/bf8 conversions: SDWA only with dst_sel DWORD;
+		// dst_sel and dst_unused (ignored) are not printed.
+		{"gfx940", []uint32{0x7fc8a8f9, 0x00001600}, "v_cvt_f32_fp8_sdwa v228, v0 src0_sel:BYTE_0", V_CVT_F32_FP8},
+		{"gfx940", []uint32{0x7e32aef9, 0x00408600}, "v_cvt_pk_f32_bf8_sdwa v[25:26], v0 mul:4 src0_sel:BYTE_0", V_CVT_PK_F32_BF8},
+		{"gfx940", []uint32{0x7fc8a8f9, 0x00000600}, "v_cvt_f32_fp8_sdwa v228, v0 src0_sel:BYTE_0", V_CVT_F32_FP8},
+		{"gfx940", []uint32{0x7fc8a8f9, 0x00000500}, "", 0},
 		// buffer_store_lds_dword: lds must be set; it prints before glc.
 		{"gfx906", []uint32{0xe0f54083, 0x20100240}, "buffer_store_lds_dword s[64:67], s32 offset:131 lds glc", BUFFER_STORE_LDS_DWORD},
 	} {
@@ -236,5 +250,70 @@ func TestFixedFlagOpcodes(t *testing.T) {
 		if got != c.want || err == nil && (in.Op != c.op || int(in.Len) != 4*len(c.words)) {
 			t.Errorf("%s %08x: got %q (%v, len %d, %v), want %q (%v)", c.cpu, c.words, got, in.Op, in.Len, err, c.want, c.op)
 		}
+	}
+}
+
+// TestLLVMAbsentOpcodes complements TestLLVMCompleteness with random
+// operand fields: for each processor, every opcode value of every encoding
+// that has no table row gets absentWords random words (randomWord), all
+// disassembled by one llvm-objdump-15 run; LLVM must reject them all (or
+// decode them as another encoding exactly as Decode does). It found the
+// gfx940 v_cvt_*_fp8/bf8 SDWA forms, which exist only with dst_sel DWORD.
+func TestLLVMAbsentOpcodes(t *testing.T) {
+	tool := llvmObjdump(t)
+	absentWords := 10
+	if testing.Short() {
+		absentWords = 2
+	}
+	for _, cpu := range []string{"gfx900", "gfx906", "gfx908", "gfx90a", "gfx940"} {
+		t.Run(cpu, func(t *testing.T) {
+			tg, err := LookupTarget(cpu)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab := tableFor(tg.Proc)
+			r := rand.New(rand.NewSource(int64(tg.Proc) + 1000))
+			var slots [][]uint32
+			for e := Encoding(1); e < numTableEncodings; e++ {
+				for op := 0; op < encOps[e]; op++ {
+					if tab.idx[encBase[e]+op] != 0 {
+						continue
+					}
+					for k := 0; k < absentWords; k++ {
+						slots = append(slots, randomWord(r, e, uint32(op)))
+					}
+				}
+			}
+			texts, lens := llvmDisasm(t, tool, cpu, slots)
+			bad, valid := 0, 0
+			for i, s := range slots {
+				var buf [16]byte
+				for k, w := range s {
+					if k < 4 {
+						binary.LittleEndian.PutUint32(buf[4*k:], w)
+					}
+				}
+				in, err := Decode(tg, buf[:])
+				got := ""
+				if err == nil {
+					got = in.String()
+				}
+				want := texts[i]
+				if want == "<crash>" {
+					continue
+				}
+				if want != "" {
+					valid++
+				}
+				if got == want && (want == "" || int(in.Len) == lens[i]) {
+					continue
+				}
+				bad++
+				if bad <= 20 {
+					t.Errorf("%08x: llvm %q (%d), got %q (%d) err=%v", s, want, lens[i], got, in.Len, err)
+				}
+			}
+			t.Logf("%d words of absent opcode values, %d valid for LLVM (as other encodings), %d mismatches", len(slots), valid, bad)
+		})
 	}
 }

@@ -32,6 +32,10 @@ const (
 	vop3Neg2
 	vop3Omod
 	vop3High = 1 << 27 // generated: a v_interp_* row with the high operand (src0 bit 8)
+	// sdwaDstFixed (generated, SDWA rows): dst_sel must be DWORD,
+	// dst_unused is ignored, and neither is printed (gfx940's
+	// v_cvt_*_fp8/bf8_sdwa).
+	sdwaDstFixed = 1 << 26
 )
 
 const (
@@ -722,6 +726,12 @@ func decodeExt1(in *Inst, tab *procTable, code []byte, sdwaEnc Encoding, op, w0 
 		return errBadOp
 	}
 	zero := d.ZeroMask
+	if d.ModPrint&sdwaDstFixed != 0 {
+		if m.DstSel != 6 {
+			return errBadOp
+		}
+		m.DstUnused = 0
+	}
 	var fz fields
 	fz[FieldDstSel], fz[FieldDstUnused], fz[FieldSrc0Sel], fz[FieldSrc1Sel] = f[FieldDstSel], f[FieldDstUnused], f[FieldSrc0Sel], f[FieldSrc1Sel]
 	for _, x := range [...]Field{FieldDstSel, FieldDstUnused, FieldSrc0Sel, FieldSrc1Sel} {

@@ -591,7 +591,7 @@ func (in *Inst) appendMods(b []byte, d *opDesc) []byte {
 			hasDst = hasDst || o.Field == FieldDst
 			hasSrc1 = hasSrc1 || o.Field == FieldSrc1
 		}
-		if hasDst {
+		if hasDst && d.ModPrint&sdwaDstFixed == 0 {
 			b = append(b, " dst_sel:"...)
 			b = append(b, sdwaSel[m.DstSel]...)
 			b = append(b, " dst_unused:"...)

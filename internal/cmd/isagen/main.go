@@ -56,6 +56,13 @@ const (
 
 const nop = 0xbf800000 // s_nop 0, pads each probe slot
 
+// dstFixed names the SDWA canonical word with dst_sel DWORD; rows found
+// with it get modPrint bit sdwaDstFixedBit.
+const (
+	dstFixed        = "DSTFIXED"
+	sdwaDstFixedBit = 1 << 26
+)
+
 type probe struct {
 	words []uint32
 	text  string // disassembly; "" when LLVM rejected the encoding
@@ -77,6 +84,7 @@ type family struct {
 	mods   []mod    // single-bit/field modifier probes, in isa order
 	lits   []litSrc // sources whose immediate type is probed
 	alts   []alt    // alternative operand layouts (FLAT saddr, ...)
+	canon  []alt    // extra canonical zero words (after the modifier probes), tried when the zero word is rejected
 	e32    bool     // mnemonics end in _e32
 	vop3   bool
 	mimg   bool // probe the data register count per dmask/tfe/d16 (mimgCounts)
@@ -342,11 +350,17 @@ func families() []family {
 			sdwaFields = append(sdwaFields, fld("DstSel", 1, 8, 5), fld("DstUnused", 1, 11, 1))
 			sdwaMods = append(sdwaMods, named("CLAMP", 1, 13), named("OMOD", 1, 14))
 		}
-		fs = append(fs, family{enc: vf.name, encGo: "enc" + vf.name + "SDWA", nops: vf.nops,
+		sdwa := family{enc: vf.name, encGo: "enc" + vf.name + "SDWA", nops: vf.nops,
 			zero:   func(op int) []uint32 { return []uint32{vf.zero(op) | 0xf9, 0} },
 			fields: sdwaFields,
 			mods:   sdwaMods,
-		})
+		}
+		if vf.name != "VOPC" {
+			// gfx940's v_cvt_*_fp8/bf8 SDWA forms have dst_sel fixed to
+			// DWORD; neither it nor dst_unused (ignored) is printed.
+			sdwa.canon = []alt{{dstFixed, func(w []uint32) { w[1] = w[1]&^0x700 | 6<<8 }}}
+		}
+		fs = append(fs, sdwa)
 		fs = append(fs, family{enc: vf.name, encGo: "enc" + vf.name + "DPP", nops: vf.nops,
 			zero:   func(op int) []uint32 { return []uint32{vf.zero(op) | 0xfa, 0} },
 			fields: append(append([]fprobe{}, vf.flds...), fld("Src0", 1, 0, mSrc0)),
@@ -378,6 +392,7 @@ func main() {
 		counts   []probe // MIMG: mimgCount probes
 		canon    []probe // phase 0: the zero word with each modifier probe applied
 		modSet   uint32  // modifier probe applied to the zero word (canonical fallback), or 0
+		canonAlt string  // family canon variant used as the zero word, or ""
 	}
 	results := make([][][]opProbes, len(procs))
 	for pi, cpu := range procs {
@@ -402,6 +417,11 @@ func main() {
 					m.set(w)
 					r.canon = append(r.canon, probe{words: w})
 				}
+				for _, c := range f.canon {
+					w := append([]uint32(nil), r.zero.words...)
+					c.set(w)
+					r.canon = append(r.canon, probe{words: w})
+				}
 				for k := range r.canon {
 					all = append(all, &r.canon[k])
 				}
@@ -419,7 +439,12 @@ func main() {
 				if z := r.zero; z.text == "" || z.n < 4*len(z.words) {
 					for k, c := range r.canon {
 						if c.text != "" && c.n == 4*len(c.words) {
-							r.zero, r.modSet = c, 1<<k
+							r.zero = c
+							if k < len(f.mods) {
+								r.modSet = 1 << k
+							} else {
+								r.canonAlt = f.canon[k-len(f.mods)].name
+							}
 							break
 						}
 					}
@@ -532,6 +557,12 @@ func main() {
 					enc = f.encGo
 				}
 				e := entry{enc: enc, code: op, zeroMask: r.zeroMask, modSet: r.modSet}
+				if r.canonAlt == dstFixed {
+					// dst_sel holds a fixed non-zero value; the decoder
+					// checks it (sdwaDstFixed), not the zero mask.
+					e.modPrint |= sdwaDstFixedBit
+					e.zeroMask &^= 1<<fieldIndex("DstSel") | 1<<fieldIndex("DstUnused")
+				}
 				mn, toks := split(r.base.text)
 				base := mn
 				suffix := ""
