@@ -1,0 +1,73 @@
+package emu
+
+// The f32 lane loops in AVX assembly (valu_p_f32_amd64.s): eight lanes per
+// instruction where the Go loops do one; the same IEEE operation per lane.
+
+//go:noescape
+func f32AddVVAVX(d, a, b *[64]float32)
+
+//go:noescape
+func f32MulVVAVX(d, a, b *[64]float32)
+
+//go:noescape
+func f32SubVVAVX(d, a, b *[64]float32)
+
+//go:noescape
+func f32AddSVAVX(d *[64]float32, s float32, b *[64]float32)
+
+//go:noescape
+func f32MulSVAVX(d *[64]float32, s float32, b *[64]float32)
+
+//go:noescape
+func f32SubSVAVX(d *[64]float32, s float32, b *[64]float32)
+
+// The default build's f32 lane loops (valu_p_nosimd.go): AVX when the CPU
+// has it, else the unrolled Go loops.
+
+func f32AddVVHost(d, a, b *[64]float32) {
+	if haveAVX {
+		f32AddVVAVX(d, a, b)
+		return
+	}
+	f32AddVVGo(d, a, b)
+}
+
+func f32MulVVHost(d, a, b *[64]float32) {
+	if haveAVX {
+		f32MulVVAVX(d, a, b)
+		return
+	}
+	f32MulVVGo(d, a, b)
+}
+
+func f32SubVVHost(d, a, b *[64]float32) {
+	if haveAVX {
+		f32SubVVAVX(d, a, b)
+		return
+	}
+	f32SubVVGo(d, a, b)
+}
+
+func f32AddSVHost(d *[64]float32, s float32, b *[64]float32) {
+	if haveAVX {
+		f32AddSVAVX(d, s, b)
+		return
+	}
+	f32AddSVGo(d, s, b)
+}
+
+func f32MulSVHost(d *[64]float32, s float32, b *[64]float32) {
+	if haveAVX {
+		f32MulSVAVX(d, s, b)
+		return
+	}
+	f32MulSVGo(d, s, b)
+}
+
+func f32SubSVHost(d *[64]float32, s float32, b *[64]float32) {
+	if haveAVX {
+		f32SubSVAVX(d, s, b)
+		return
+	}
+	f32SubSVGo(d, s, b)
+}

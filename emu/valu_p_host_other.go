@@ -1,0 +1,15 @@
+//go:build !amd64
+
+package emu
+
+// Without the amd64 assembly the default build's lane loops are the Go ones.
+
+const haveAVX = false
+
+func unaryF32AllHost(kind int, d, a *[64]uint32)             { unaryF32AllGo(kind, d, a) }
+func f32AddVVHost(d, a, b *[64]float32)                      { f32AddVVGo(d, a, b) }
+func f32AddSVHost(d *[64]float32, s float32, b *[64]float32) { f32AddSVGo(d, s, b) }
+func f32MulVVHost(d, a, b *[64]float32)                      { f32MulVVGo(d, a, b) }
+func f32MulSVHost(d *[64]float32, s float32, b *[64]float32) { f32MulSVGo(d, s, b) }
+func f32SubVVHost(d, a, b *[64]float32)                      { f32SubVVGo(d, a, b) }
+func f32SubSVHost(d *[64]float32, s float32, b *[64]float32) { f32SubSVGo(d, s, b) }

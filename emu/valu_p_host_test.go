@@ -1,0 +1,161 @@
+package emu
+
+import (
+	"math"
+	"runtime"
+	"testing"
+)
+
+// TestUnaryF32AllMatchesGo: the default build's v_rcp/v_rsq/v_sqrt lane loop
+// (AVX assembly on amd64) gives the scalar Go loop's bits for every kind, on
+// random bit patterns and the special values (zeros, denormals, infinities,
+// negatives, quiet and signalling NaNs), under the host's default MXCSR and
+// with FTZ/DAZ and each rounding mode set.
+func TestUnaryF32AllMatchesGo(t *testing.T) {
+	if !haveAVX {
+		t.Skip("no AVX: unaryF32AllHost is unaryF32AllGo")
+	}
+	specials := []uint32{
+		0, 0x80000000, 1, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x00800000,
+		0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000,
+		0x7F800001, 0xFFA12345, 0x7FBFFFFF, 0x3F800000, 0xBF800000, 0x40800000,
+		0x3C23D70A, 0x0D800000, 0x71800000, 0x58800000,
+	}
+	var a, want, got [64]uint32
+	g := lcg(7)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	old := getMXCSR()
+	defer setMXCSR(old)
+	// Default (round to nearest), FTZ|DAZ, round down, up, toward zero.
+	for _, m := range []uint32{old, old | 0x8040, old&^0x6000 | 0x2000, old&^0x6000 | 0x4000, old | 0x6000} {
+		for round := 0; round < 400; round++ {
+			for l := range a {
+				switch {
+				case round == 0 && l < len(specials):
+					a[l] = specials[l]
+				case round%3 == 1:
+					a[l] = uint32(g.next()) // any bits
+				default:
+					// normal positive values near the rsq inputs of n-body
+					a[l] = 0x3C000000 + uint32(g.next())%0x0A000000
+				}
+			}
+			for kind := 0; kind < 3; kind++ {
+				setMXCSR(m)
+				unaryF32AllGo(kind, &want, &a)
+				unaryF32AllHost(kind, &got, &a)
+				// In place (v_rsq_f32 v11, v11).
+				inPlace := a
+				unaryF32AllHost(kind, &inPlace, &inPlace)
+				setMXCSR(old)
+				for l := range a {
+					if got[l] != want[l] || inPlace[l] != want[l] {
+						t.Fatalf("mxcsr %#x kind %d lane %d: input %#08x: got %#08x (in place %#08x), want %#08x",
+							m, kind, l, a[l], got[l], inPlace[l], want[l])
+					}
+				}
+			}
+		}
+	}
+	// The values themselves: 1/sqrt(4) = 0.5, 1/4, sqrt(4) = 2.
+	for l := range a {
+		a[l] = math.Float32bits(4)
+	}
+	for kind, w := range []float32{0.25, 0.5, 2} {
+		unaryF32AllHost(kind, &got, &a)
+		if got[63] != math.Float32bits(w) {
+			t.Errorf("kind %d of 4 = %v, want %v", kind, math.Float32frombits(got[63]), w)
+		}
+	}
+}
+
+// TestF32LoopsHostMatchGo: the default build's f32 add/mul/sub lane loops
+// (AVX assembly on amd64) give the unrolled Go loops' bits, for vector and
+// scalar first operands, in place as well, under each MXCSR mode. Lanes
+// where both operands are NaN are left out: which payload SSE returns
+// follows the compiler's operand order (TestLaneLoopsMatchScalar).
+func TestF32LoopsHostMatchGo(t *testing.T) {
+	if !haveAVX {
+		t.Skip("no AVX: the host loops are the Go loops")
+	}
+	edges := []uint32{0, 0x80000000, 1, 0x80000001, 0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000,
+		0x7F7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC01234, 0x7F800001, 0x34000000, 0x5F000000}
+	vv := []struct {
+		name      string
+		host, ref func(d, a, b *[64]float32)
+	}{
+		{"add", f32AddVVHost, f32AddVVGo}, {"mul", f32MulVVHost, f32MulVVGo}, {"sub", f32SubVVHost, f32SubVVGo},
+	}
+	sv := []struct {
+		name      string
+		host, ref func(d *[64]float32, s float32, b *[64]float32)
+	}{
+		{"add", f32AddSVHost, f32AddSVGo}, {"mul", f32MulSVHost, f32MulSVGo}, {"sub", f32SubSVHost, f32SubSVGo},
+	}
+	g := lcg(13)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	old := getMXCSR()
+	defer setMXCSR(old)
+	var a, b, want, got, inPlace [64]uint32
+	for _, m := range []uint32{old, old | 0x8040, old&^0x6000 | 0x2000, old&^0x6000 | 0x4000, old | 0x6000} {
+		for round := 0; round < 200; round++ {
+			for l := range a {
+				a[l], b[l] = g.next(), g.next()
+				if g.next()%3 == 0 {
+					a[l] = edges[g.next()%uint32(len(edges))]
+				}
+				if g.next()%3 == 0 {
+					b[l] = edges[g.next()%uint32(len(edges))]
+				}
+			}
+			fa, fb := f32Lanes(a[:]), f32Lanes(b[:])
+			s := fa[round%64]
+			cmp := func(what string, x func(l int) uint32) {
+				t.Helper()
+				for l := range a {
+					if isNaN32(x(l)) && isNaN32(b[l]) {
+						continue
+					}
+					if got[l] != want[l] || inPlace[l] != want[l] {
+						t.Fatalf("mxcsr %#x %s lane %d (%#08x, %#08x): got %#08x (in place %#08x), want %#08x",
+							m, what, l, x(l), b[l], got[l], inPlace[l], want[l])
+					}
+				}
+			}
+			for _, c := range vv {
+				setMXCSR(m)
+				c.ref(f32Lanes(want[:]), fa, fb)
+				c.host(f32Lanes(got[:]), fa, fb)
+				inPlace = a
+				c.host(f32Lanes(inPlace[:]), f32Lanes(inPlace[:]), fb)
+				setMXCSR(old)
+				cmp(c.name+" vv", func(l int) uint32 { return a[l] })
+			}
+			for _, c := range sv {
+				setMXCSR(m)
+				c.ref(f32Lanes(want[:]), s, fb)
+				c.host(f32Lanes(got[:]), s, fb)
+				inPlace = b
+				c.host(f32Lanes(inPlace[:]), s, f32Lanes(inPlace[:]))
+				setMXCSR(old)
+				cmp(c.name+" sv", func(int) uint32 { return math.Float32bits(s) })
+			}
+		}
+	}
+	// The values themselves: 1.5+2.5, 1.5*2.5, 1.5-2.5 on the last lane.
+	for l := range a {
+		a[l], b[l] = math.Float32bits(1.5), math.Float32bits(2.5)
+	}
+	for i, w := range []float32{4, 3.75, -1} {
+		vv[i].host(f32Lanes(got[:]), f32Lanes(a[:]), f32Lanes(b[:]))
+		if got[63] != math.Float32bits(w) {
+			t.Errorf("%s: %v, want %v", vv[i].name, math.Float32frombits(got[63]), w)
+		}
+		sv[i].host(f32Lanes(got[:]), 1.5, f32Lanes(b[:]))
+		if got[0] != math.Float32bits(w) {
+			t.Errorf("%s sv: %v, want %v", sv[i].name, math.Float32frombits(got[0]), w)
+		}
+	}
+}
