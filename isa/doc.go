@@ -47,6 +47,17 @@
 // FlagDA, FlagA16, FlagLWE, FlagD16, FlagTFE, FlagGLC, FlagSLC, FlagSCC and
 // FlagAcc bits carry the fields.
 //
+// Completeness: opcodes LLVM accepts only with a fixed flag (s_memtime,
+// s_memrealtime and s_dcache_* need SMEM imm = 0; ds_gws_* and
+// ds_ordered_count need gds; buffer_store_lds_dword needs lds; gfx940's
+// v_cvt_*_fp8/bf8_sdwa need dst_sel DWORD) are found by the generator's
+// canonical probes and recorded in opDesc.ModSet (or sdwaDstFixed).
+// TestLLVMCompleteness checks the canonical words of every opcode value of
+// every encoding (zero fields, each single flag bit) against
+// llvm-objdump-15 for gfx900-gfx940, and TestLLVMAbsentOpcodes checks
+// random words of every opcode value without a table row; both report 0
+// mismatches (counts in testdata/README).
+//
 // LLVM 15 cannot disassemble gfx941/gfx942; they use gfx940's tables.
 // Words on which llvm-objdump-15 itself aborts (llvm_unreachable in
 // AMDGPUInstPrinter::printSDWASel for select 7, also reached when it
