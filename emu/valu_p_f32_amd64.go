@@ -71,3 +71,15 @@ func f32SubSVHost(d *[64]float32, s float32, b *[64]float32) {
 	}
 	f32SubSVGo(d, s, b)
 }
+
+// Compare-to-mask loops (valu_p_cmp_amd64.s) for pCmpF32: pred 0 is ==,
+// 1 is <, 2 is <= (ordered: false with a NaN operand).
+
+//go:noescape
+func fpackVVAVX(pred int, a, b *[64]float32) uint64
+
+//go:noescape
+func fpackVSAVX(pred int, a *[64]float32, s float32) uint64
+
+//go:noescape
+func fpackSVAVX(pred int, s float32, b *[64]float32) uint64

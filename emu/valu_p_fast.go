@@ -529,6 +529,8 @@ func pCmpF32(w *wave, o *op, x bool, p int) {
 	va, vb := isVec(o.src[0].kind), isVec(o.src[1].kind)
 	var r uint64
 	switch {
+	case haveAVX && (va || vb):
+		r = pCmpF32AVX(w, o, p, va, vb)
 	case va && vb:
 		a, b := f32Lanes(w.lanes(&o.src[0])[:]), f32Lanes(w.lanes(&o.src[1])[:])
 		switch p {
@@ -578,6 +580,43 @@ func pCmpF32(w *wave, o *op, x bool, p int) {
 	w.swrite64(&o.sdst, r)
 	if x {
 		w.setExec(r)
+	}
+}
+
+// pCmpF32AVX is pCmpF32's mask for at least one per-lane source in AVX
+// assembly (valu_p_cmp_amd64.s): > and >= are < and <= with the operands
+// swapped, as in the Go loops.
+func pCmpF32AVX(w *wave, o *op, p int, va, vb bool) uint64 {
+	pred, swap := 0, false // pEQ
+	switch p {
+	case pLT:
+		pred = 1
+	case pGT:
+		pred, swap = 1, true
+	case pLE:
+		pred = 2
+	case pGE:
+		pred, swap = 2, true
+	}
+	switch {
+	case va && vb:
+		a, b := f32Lanes(w.lanes(&o.src[0])[:]), f32Lanes(w.lanes(&o.src[1])[:])
+		if swap {
+			a, b = b, a
+		}
+		return fpackVVAVX(pred, a, b)
+	case vb:
+		s, b := f32(w.sread32(&o.src[0])), f32Lanes(w.lanes(&o.src[1])[:])
+		if swap {
+			return fpackVSAVX(pred, b, s)
+		}
+		return fpackSVAVX(pred, s, b)
+	default:
+		a, s := f32Lanes(w.lanes(&o.src[0])[:]), f32(w.sread32(&o.src[1]))
+		if swap {
+			return fpackSVAVX(pred, s, a)
+		}
+		return fpackVSAVX(pred, a, s)
 	}
 }
 

@@ -13,3 +13,8 @@ func f32MulVVHost(d, a, b *[64]float32)                      { f32MulVVGo(d, a, 
 func f32MulSVHost(d *[64]float32, s float32, b *[64]float32) { f32MulSVGo(d, s, b) }
 func f32SubVVHost(d, a, b *[64]float32)                      { f32SubVVGo(d, a, b) }
 func f32SubSVHost(d *[64]float32, s float32, b *[64]float32) { f32SubSVGo(d, s, b) }
+
+// Never called without AVX (haveAVX is false).
+func fpackVVAVX(pred int, a, b *[64]float32) uint64         { panic("emu: no AVX") }
+func fpackVSAVX(pred int, a *[64]float32, s float32) uint64 { panic("emu: no AVX") }
+func fpackSVAVX(pred int, s float32, b *[64]float32) uint64 { panic("emu: no AVX") }

@@ -159,3 +159,66 @@ func TestF32LoopsHostMatchGo(t *testing.T) {
 		}
 	}
 }
+
+// TestFpackAVXMatchesGo: the AVX compare-to-mask loops give the Go loops'
+// masks for ==, <, <= with vector/vector, vector/scalar and scalar/vector
+// operands, on random bits and specials (NaN, ±0, denormals, infinities),
+// with and without DAZ.
+func TestFpackAVXMatchesGo(t *testing.T) {
+	if !haveAVX {
+		t.Skip("no AVX")
+	}
+	edges := []uint32{0, 0x80000000, 1, 0x80000001, 0x007FFFFF, 0x00800000, 0x3F800000, 0xBF800000,
+		0x7F7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC01234, 0x7F800001}
+	vv := []func(a, b *[64]float32) uint64{fpackEQVV, fpackLTVV, fpackLEVV}
+	vs := []func(a *[64]float32, s float32) uint64{fpackEQVS, fpackLTVS, fpackLEVS}
+	sv := []func(s float32, b *[64]float32) uint64{fpackEQSV, fpackLTSV, fpackLESV}
+	g := lcg(17)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	old := getMXCSR()
+	defer setMXCSR(old)
+	var a, b [64]uint32
+	for _, m := range []uint32{old, old | 0x8040} {
+		for round := 0; round < 300; round++ {
+			for l := range a {
+				a[l], b[l] = g.next(), g.next()
+				switch g.next() % 4 {
+				case 0:
+					a[l] = edges[g.next()%uint32(len(edges))]
+				case 1:
+					b[l] = a[l] // equal operands
+				case 2:
+					b[l] = edges[g.next()%uint32(len(edges))]
+				}
+			}
+			fa, fb := f32Lanes(a[:]), f32Lanes(b[:])
+			s := fa[round%64]
+			for pred := 0; pred < 3; pred++ {
+				setMXCSR(m)
+				w1, g1 := vv[pred](fa, fb), fpackVVAVX(pred, fa, fb)
+				w2, g2 := vs[pred](fa, s), fpackVSAVX(pred, fa, s)
+				w3, g3 := sv[pred](s, fb), fpackSVAVX(pred, s, fb)
+				setMXCSR(old)
+				if w1 != g1 || w2 != g2 || w3 != g3 {
+					t.Fatalf("mxcsr %#x pred %d round %d: vv %#x want %#x, vs %#x want %#x, sv %#x want %#x",
+						m, pred, round, g1, w1, g2, w2, g3, w3)
+				}
+			}
+		}
+	}
+	// The values themselves: lanes 0..63 hold l, compared with 5.
+	for l := range a {
+		a[l] = math.Float32bits(float32(l))
+	}
+	fa := f32Lanes(a[:])
+	if r := fpackVSAVX(1, fa, 5); r != 0x1F {
+		t.Errorf("l < 5: %#x, want 0x1f", r)
+	}
+	if r := fpackSVAVX(2, 5, fa); r != ^uint64(0x1F) {
+		t.Errorf("5 <= l: %#x, want %#x", r, ^uint64(0x1F))
+	}
+	if r := fpackVVAVX(0, fa, fa); r != ^uint64(0) {
+		t.Errorf("l == l: %#x, want all ones", r)
+	}
+}
