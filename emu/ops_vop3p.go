@@ -51,11 +51,42 @@ func pkF(f func(a, b, c float64) float64) pk16fn {
 	}
 }
 
+// pk32VV is runPK32 for v_pk_add_f32 (kind 0) and v_pk_mul_f32 (1) in its
+// common shape: VGPR sources and destination, no neg_lo/neg_hi, no clamp,
+// EXEC all ones, the usual MODE, and no high-half source that is the
+// destination's low register. It picks the registers from op_sel directly
+// and runs the same lane loops, low result half first; it reports false for
+// every other shape.
+func pk32VV(w *wave, o *op, kind int) bool {
+	if o.src[0].kind != kVGPR || o.src[1].kind != kVGPR || o.dst.kind != kVGPR ||
+		o.neg|o.abs != 0 || o.clamp || w.mode&0x33 != 0x30 || !allOnes(w) {
+		return false
+	}
+	d := int(o.dst.idx)
+	a0, a1 := int(o.src[0].idx)+int(o.opsel&1), int(o.src[0].idx)+int(o.opselh&1)
+	b0, b1 := int(o.src[1].idx)+int(o.opsel>>1&1), int(o.src[1].idx)+int(o.opselh>>1&1)
+	if a1 == d || b1 == d {
+		return false
+	}
+	v := func(r int) *[64]float32 { return f32Lanes(w.v[r<<6 : r<<6+64 : r<<6+64]) }
+	if kind == 0 {
+		f32AddVV(v(d), v(a0), v(b0))
+		f32AddVV(v(d+1), v(a1), v(b1))
+	} else {
+		f32MulVV(v(d), v(a0), v(b0))
+		f32MulVV(v(d+1), v(a1), v(b1))
+	}
+	return true
+}
+
 // runPK32 runs a gfx90a packed f32 operation on register pairs. The
 // halves each result half reads are chosen once per instruction (op_sel for
 // the low result, op_sel_hi for the high one); kind selects a specialised
 // loop for add (0), mul (1) and fma (2) under the usual MODE.
 func runPK32(w *wave, o *op, n int, kind int, f func(a, b, c float32, rnd uint32) float32) {
+	if kind < 2 && pk32VV(w, o, kind) {
+		return
+	}
 	exec := w.exec()
 	var sel [2][3][]uint32 // [result half][source]
 	for i := 0; i < n; i++ {
