@@ -83,3 +83,19 @@ func fpackVSAVX(pred int, a *[64]float32, s float32) uint64
 
 //go:noescape
 func fpackSVAVX(pred int, s float32, b *[64]float32) uint64
+
+// v_cndmask_b32 lane loops (valu_p_cnd_amd64.s): d[l] = b[l] where bit l
+// of m is set, else a[l]; a or b may be a uniform value.
+
+//go:noescape
+func cndmaskVVAVX2(d, a, b *[64]uint32, m uint64)
+
+//go:noescape
+func cndmaskSVAVX2(d *[64]uint32, a uint32, b *[64]uint32, m uint64)
+
+//go:noescape
+func cndmaskVSAVX2(d, a *[64]uint32, b uint32, m uint64)
+
+func cpuHasAVX2() bool
+
+var haveAVX2 = haveAVX && cpuHasAVX2()

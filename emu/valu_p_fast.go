@@ -359,8 +359,15 @@ func pCndmask(w *wave, o *op, generic func(w *wave, o *op)) {
 	}
 	m := w.sread64(&o.src[2])
 	d := w.lanes(&o.dst)
-	// Eight lanes per step, selecting without branches.
+	// Eight lanes per step, selecting without branches (AVX2 blends when the
+	// CPU has them: valu_p_cnd_amd64.s).
 	switch {
+	case haveAVX2 && isVec(o.src[0].kind) && isVec(o.src[1].kind):
+		cndmaskVVAVX2(d, w.lanes(&o.src[0]), w.lanes(&o.src[1]), m)
+	case haveAVX2 && isVec(o.src[1].kind):
+		cndmaskSVAVX2(d, w.sread32(&o.src[0]), w.lanes(&o.src[1]), m)
+	case haveAVX2 && isVec(o.src[0].kind):
+		cndmaskVSAVX2(d, w.lanes(&o.src[0]), w.sread32(&o.src[1]), m)
 	case isVec(o.src[0].kind) && isVec(o.src[1].kind):
 		a, b := w.lanes(&o.src[0]), w.lanes(&o.src[1])
 		for l := 0; l < 64; l += 8 {

@@ -18,3 +18,9 @@ func f32SubSVHost(d *[64]float32, s float32, b *[64]float32) { f32SubSVGo(d, s, 
 func fpackVVAVX(pred int, a, b *[64]float32) uint64         { panic("emu: no AVX") }
 func fpackVSAVX(pred int, a *[64]float32, s float32) uint64 { panic("emu: no AVX") }
 func fpackSVAVX(pred int, s float32, b *[64]float32) uint64 { panic("emu: no AVX") }
+
+const haveAVX2 = false
+
+func cndmaskVVAVX2(d, a, b *[64]uint32, m uint64)                    { panic("emu: no AVX2") }
+func cndmaskSVAVX2(d *[64]uint32, a uint32, b *[64]uint32, m uint64) { panic("emu: no AVX2") }
+func cndmaskVSAVX2(d, a *[64]uint32, b uint32, m uint64)             { panic("emu: no AVX2") }

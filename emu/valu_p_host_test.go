@@ -278,3 +278,62 @@ func TestPK32VV(t *testing.T) {
 		}
 	}
 }
+
+// TestCndmaskAVX2: the AVX2 v_cndmask_b32 loops take src1 where the mask
+// bit is set and src0 elsewhere, for vector/vector, uniform/vector and
+// vector/uniform sources, masks of all zeros, all ones and random bits, and
+// a destination that is one of the sources.
+func TestCndmaskAVX2(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2")
+	}
+	g := lcg(23)
+	var a, b, got, inPlace [64]uint32
+	for round := 0; round < 300; round++ {
+		for l := range a {
+			a[l], b[l] = g.next(), g.next()
+		}
+		m := uint64(g.next())<<32 | uint64(g.next())
+		switch round {
+		case 0:
+			m = 0
+		case 1:
+			m = ^uint64(0)
+		case 2:
+			m = 1<<63 | 1
+		}
+		sa, sb := g.next(), g.next()
+		want := func(x func(l int) uint32, y func(l int) uint32) func(l int) uint32 {
+			return func(l int) uint32 {
+				if m>>l&1 != 0 {
+					return y(l)
+				}
+				return x(l)
+			}
+		}
+		va := func(l int) uint32 { return a[l] }
+		vb := func(l int) uint32 { return b[l] }
+		ua := func(int) uint32 { return sa }
+		ub := func(int) uint32 { return sb }
+		check := func(what string, w func(l int) uint32) {
+			t.Helper()
+			for l := range got {
+				if got[l] != w(l) || inPlace[l] != w(l) {
+					t.Fatalf("%s mask %#x lane %d: %#x (in place %#x), want %#x", what, m, l, got[l], inPlace[l], w(l))
+				}
+			}
+		}
+		cndmaskVVAVX2(&got, &a, &b, m)
+		inPlace = b
+		cndmaskVVAVX2(&inPlace, &a, &inPlace, m)
+		check("vv", want(va, vb))
+		cndmaskSVAVX2(&got, sa, &b, m)
+		inPlace = b
+		cndmaskSVAVX2(&inPlace, sa, &inPlace, m)
+		check("sv", want(ua, vb))
+		cndmaskVSAVX2(&got, &a, sb, m)
+		inPlace = a
+		cndmaskVSAVX2(&inPlace, &inPlace, sb, m)
+		check("vs", want(va, ub))
+	}
+}
