@@ -55,10 +55,10 @@
 //
 // Scalar atomics: s_atomic_* and s_buffer_atomic_* (32/64-bit, GLC return).
 // LDS: ds_read/write_addtid_b32 as well as every other GFX9 DS load, store
-// and atomic. v_fma_f64 honours MODE's directed f64 rounding (fp.go fma64,
+// and atomic. v_fma_f64 and v_div_fmas_f64 honour MODE's directed f64 rounding (fp.go fma64,
 // exact on the slow path).
 //
 // Not implemented yet: wave32, MIMG (image_* decode but fault as not
 // supported), GWS and ordered-count DS instructions, LDS-DMA (buffer/global
-// loads to LDS), directed rounding in v_div_fmas_f64 (rounded to nearest).
+// loads to LDS).
 package emu

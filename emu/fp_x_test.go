@@ -80,8 +80,9 @@ func TestFMA64DirectedMonotone(t *testing.T) {
 	}
 }
 
-// TestVFmaF64Mode: v_fma_f64 and v_fmac_f64 take the rounding mode from
-// MODE.FP_ROUND bits 3:2 (f64/f16), per lane.
+// TestVFmaF64Mode: v_fma_f64, v_fmac_f64 and v_div_fmas_f64 (VCC clear: no
+// scaling) take the rounding mode from MODE.FP_ROUND bits 3:2 (f64/f16), per
+// lane.
 func TestVFmaF64Mode(t *testing.T) {
 	w := testWave(t)
 	w.setExec(1)
@@ -93,7 +94,8 @@ func TestVFmaF64Mode(t *testing.T) {
 		return math.Float64frombits(uint64(w.v[int(r)*64]) | uint64(w.v[int(r+1)*64])<<32)
 	}
 	one52 := 1 + math.Ldexp(1, -52)
-	for _, name := range []string{"v_fma_f64", "v_fmac_f64"} {
+	w.setVCC(0)
+	for _, name := range []string{"v_fma_f64", "v_fmac_f64", "v_div_fmas_f64"} {
 		for rnd, want := range []float64{1 + math.Ldexp(1, -51), 1 + math.Ldexp(1, -51) + math.Ldexp(1, -52), 1 + math.Ldexp(1, -51), 1 + math.Ldexp(1, -51)} {
 			set(0, one52)
 			set(2, one52)

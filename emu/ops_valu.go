@@ -674,11 +674,11 @@ func init() {
 	defV("v_div_fmas_f64", "FFF", func(w *wave, o *op) {
 		exec, vcc := w.exec(), w.vcc()
 		l := 0
-		runF64(w, o, 3, func(a, b, c float64, _ uint32) float64 {
+		runF64(w, o, 3, func(a, b, c float64, rnd uint32) float64 {
 			for exec>>l&1 == 0 {
 				l++
 			}
-			v := math.FMA(a, b, c)
+			v := fma64(a, b, c, rnd) // MODE's f64 rounding, like v_fma_f64
 			if vcc>>l&1 != 0 {
 				if exponent64(c) > 1023 {
 					v = math.Ldexp(v, 128)
