@@ -312,6 +312,9 @@ func (r *run) slice(g *workgroup) (done, progress bool) {
 		w.exec1()
 		if !w.spin && !w.slept {
 			progress = true // a barrier or s_endpgm
+			w.sigOK = false
+		} else if w.spin && !w.spinStalled() {
+			progress = true // a long loop that is computing, not polling
 		}
 		if w.state == waveDone {
 			g.live--

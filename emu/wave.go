@@ -18,11 +18,14 @@ type wave struct {
 	mode    uint32 // hardware MODE register
 	trapsts uint32
 
-	state         int
-	yield         bool // leave the run loop after the current instruction
-	spin          bool // last switch was a taken backward branch after the switch interval
-	slept         bool // last switch was an s_sleep
-	since         int  // instructions since the last switch
+	state int
+	yield bool // leave the run loop after the current instruction
+	spin  bool // last switch was a taken backward branch after the switch interval
+	slept bool // last switch was an s_sleep
+	since int  // instructions since the last switch
+	// signature of the state at the last spin switch (spinStalled)
+	sigS, sigV    uint64
+	sigOK, sigVOK bool
 	wg            *workgroup
 	id            int // wave index within the workgroup
 	code          *codeTable
