@@ -155,13 +155,6 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	var rc1 *Rocpu
-	if o.Scaling {
-		if rc1, err = NewRocpu(1); err != nil {
-			return nil, err
-		}
-		defer rc1.Close()
-	}
 	largest := o.Sizes[0]
 	for _, s := range o.Sizes {
 		largest = max(largest, s)
@@ -171,11 +164,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			continue
 		}
 		for _, s := range o.Sizes {
-			var one *Rocpu
-			if s == largest {
-				one = rc1
-			}
-			r, err := runOne(ctx, &o, b, s, pocl, rc, one)
+			r, err := runOne(ctx, &o, b, s, pocl, rc, o.Scaling && s == largest)
 			if err != nil {
 				return rep, fmt.Errorf("%s/%s: %w", b.Name, s, err)
 			}
@@ -224,7 +213,11 @@ func timeRun(ctx context.Context, in Instance) (wall, cpu float64, err error) {
 
 // runOne measures benchmark b at size s: a warm-up run on each side whose
 // outputs are compared, then Reps runs alternating PoCL, rocpu.
-func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc, rc1 *Rocpu) (*Result, error) {
+// With oneWorker it also times rocpu with one worker, on a runtime that
+// exists only for that measurement: an idle second runtime alive during the
+// timings of the first costs them 20-25% (its packet processor's wake-ups
+// force hand-offs of the workers' locked threads on a 2-core machine).
+func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc *Rocpu, oneWorker bool) (*Result, error) {
 	w := b.Workload(s)
 	res := &Result{Name: b.Name, Size: s.String(), Elements: w.Elements, Unit: w.Unit, Dispatches: len(w.Dispatches),
 		Check: "exact"}
@@ -312,12 +305,20 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 	res.Instructions["total"] = total
 	res.InstPerSec = float64(total) / res.Rocpu.Median
 	res.VALUPerSec = float64(stats.Instructions[emu.ClassVALU]) / res.Rocpu.Median
-	if rc1 != nil {
+	if oneWorker {
+		rc1, err := NewRocpu(1)
+		if err != nil {
+			return nil, err
+		}
+		defer rc1.Close()
 		ri1, err := rc1.Prepare(b, w)
 		if err != nil {
 			return nil, err
 		}
 		defer ri1.Close()
+		if _, _, err := timeRun(ctx, ri1); err != nil { // warm-up
+			return nil, err
+		}
 		var t1 []float64
 		for i := 0; i < 3; i++ {
 			t, _, err := timeRun(ctx, ri1)
