@@ -283,19 +283,26 @@ func agentStrSize(a hsa.AgentInfo) int {
 	return 64
 }
 
-//export rocpu_agent_get_info
-func rocpu_agent_get_info(agent C.uint64_t, attr C.uint32_t, out unsafe.Pointer) status {
-	const op = "hsa_agent_get_info"
+// handleInfo is the body of the *_get_info exports whose handle is a table
+// index: look the handle up in the runtime, then ask it for attribute attr.
+func handleInfo[H any](op string, handle uint64, lookup func(*hsa.Runtime, uint64) (H, error),
+	info func(H) (any, error), out unsafe.Pointer, strSize int) status {
 	r, err := runtime(op)
 	if err != nil {
 		return fail(op, err)
 	}
-	a, err := r.Agent(uint64(agent))
+	h, err := lookup(r, handle)
 	if err != nil {
 		return fail(op, err)
 	}
-	v, err := a.Info(hsa.AgentInfo(attr))
-	return answer(op, out, v, err, agentStrSize(hsa.AgentInfo(attr)))
+	v, err := info(h)
+	return answer(op, out, v, err, strSize)
+}
+
+//export rocpu_agent_get_info
+func rocpu_agent_get_info(agent C.uint64_t, attr C.uint32_t, out unsafe.Pointer) status {
+	return handleInfo("hsa_agent_get_info", uint64(agent), (*hsa.Runtime).Agent,
+		func(x *hsa.Agent) (any, error) { return x.Info(hsa.AgentInfo(attr)) }, out, agentStrSize(hsa.AgentInfo(attr)))
 }
 
 //export rocpu_isa_get_info
@@ -355,62 +362,26 @@ func rocpu_isa_compatible(code, agent C.uint64_t, result *C.bool) status {
 
 //export rocpu_cache_get_info
 func rocpu_cache_get_info(cache C.uint64_t, attr C.uint32_t, out unsafe.Pointer) status {
-	const op = "hsa_cache_get_info"
-	r, err := runtime(op)
-	if err != nil {
-		return fail(op, err)
-	}
-	c, err := r.Cache(uint64(cache))
-	if err != nil {
-		return fail(op, err)
-	}
-	v, err := c.Info(hsa.CacheInfo(attr))
-	return answer(op, out, v, err, 0)
+	return handleInfo("hsa_cache_get_info", uint64(cache), (*hsa.Runtime).Cache,
+		func(x *hsa.Cache) (any, error) { return x.Info(hsa.CacheInfo(attr)) }, out, 0)
 }
 
 //export rocpu_wavefront_get_info
 func rocpu_wavefront_get_info(wf C.uint64_t, attr C.uint32_t, out unsafe.Pointer) status {
-	const op = "hsa_wavefront_get_info"
-	r, err := runtime(op)
-	if err != nil {
-		return fail(op, err)
-	}
-	w, err := r.Wavefront(uint64(wf))
-	if err != nil {
-		return fail(op, err)
-	}
-	v, err := w.Info(hsa.WavefrontInfo(attr))
-	return answer(op, out, v, err, 0)
+	return handleInfo("hsa_wavefront_get_info", uint64(wf), (*hsa.Runtime).Wavefront,
+		func(x *hsa.Wavefront) (any, error) { return x.Info(hsa.WavefrontInfo(attr)) }, out, 0)
 }
 
 //export rocpu_region_get_info
 func rocpu_region_get_info(region C.uint64_t, attr C.uint32_t, out unsafe.Pointer) status {
-	const op = "hsa_region_get_info"
-	r, err := runtime(op)
-	if err != nil {
-		return fail(op, err)
-	}
-	p, err := r.Region(uint64(region))
-	if err != nil {
-		return fail(op, err)
-	}
-	v, err := p.RegionInfo(hsa.RegionInfo(attr))
-	return answer(op, out, v, err, 0)
+	return handleInfo("hsa_region_get_info", uint64(region), (*hsa.Runtime).Region,
+		func(x *hsa.MemoryPool) (any, error) { return x.RegionInfo(hsa.RegionInfo(attr)) }, out, 0)
 }
 
 //export rocpu_pool_get_info
 func rocpu_pool_get_info(pool C.uint64_t, attr C.uint32_t, out unsafe.Pointer) status {
-	const op = "hsa_amd_memory_pool_get_info"
-	r, err := runtime(op)
-	if err != nil {
-		return fail(op, err)
-	}
-	p, err := r.Pool(uint64(pool))
-	if err != nil {
-		return fail(op, err)
-	}
-	v, err := p.Info(hsa.PoolInfo(attr))
-	return answer(op, out, v, err, 0)
+	return handleInfo("hsa_amd_memory_pool_get_info", uint64(pool), (*hsa.Runtime).Pool,
+		func(x *hsa.MemoryPool) (any, error) { return x.Info(hsa.PoolInfo(attr)) }, out, 0)
 }
 
 //export rocpu_agent_pool_get_info
