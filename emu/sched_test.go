@@ -517,3 +517,55 @@ func TestSleepWaitYieldsToHost(t *testing.T) {
 		t.Errorf("%d instructions executed while waiting 30ms: the worker did not idle", n)
 	}
 }
+
+// TestChunkedClaims: with several workers, workgroups are claimed in
+// chunks; every workgroup still runs exactly once, and a chain in which
+// each workgroup waits for the one before it (decoupled look-back) still
+// completes.
+func TestChunkedClaims(t *testing.T) {
+	for _, workers := range []int{2, 3} {
+		const n = 5003
+		var runs [n]atomic.Int32
+		var done [n]atomic.Bool
+		cfg := DefaultGFX90A(nil)
+		cfg.Workers = workers
+		cfg.SwitchInterval = 50
+		cfg.Budget = 50_000_000
+		linear := func(w *wave) int { return int(w.wg.id[0]) }
+		d, entry, _ := handKernel(t, cfg,
+			&op{fn: func(w *wave, o *op) { runs[linear(w)].Add(1) }},
+			// 1: scc = predecessor not done; 2: s_cbranch_scc1 back to 1
+			&op{fn: func(w *wave, o *op) {
+				i := linear(w)
+				w.scc = 0
+				if i > 0 && !done[i-1].Load() {
+					w.scc = 1
+				}
+			}},
+			&op{fn: opCbranchSCC1, simm: -2},
+			&op{fn: func(w *wave, o *op) { done[linear(w)].Store(true) }},
+			endpgm())
+		k := &Dispatch{Entry: entry, GridSize: [3]uint32{n * 64, 1, 1}, WorkgroupSize: [3]uint32{64, 1, 1}}
+		if err := d.Dispatch(context.Background(), k); err != nil {
+			t.Fatalf("workers=%d: %v", workers, err)
+		}
+		if r := d.newRunChunk(t, k); r <= 1 {
+			t.Errorf("workers=%d: chunk %d, the test does not exercise chunks", workers, r)
+		}
+		for i := range runs {
+			if got := runs[i].Load(); got != 1 || !done[i].Load() {
+				t.Fatalf("workers=%d: workgroup %d ran %d times (done %v)", workers, i, got, done[i].Load())
+			}
+		}
+	}
+}
+
+// newRunChunk is the chunk size a dispatch like k gets.
+func (d *Device) newRunChunk(t *testing.T, k *Dispatch) uint64 {
+	r, err := d.newRun(context.Background(), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.release()
+	return r.chunk
+}
