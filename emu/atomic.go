@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"math/bits"
 	"sync/atomic"
 	"unsafe"
 )
@@ -241,4 +242,174 @@ func (w *wave) atomicLane(o *op, l int, a uint64, op uint32, src, cmp uint64) ui
 		return hostAtomic64(p, op, src, cmp)
 	}
 	return uint64(hostAtomic32(p, op, uint32(src), uint32(cmp)))
+}
+
+// addCombined runs a 32-bit atomic add (sub: subtract) of every active
+// lane on global memory with one host atomic per distinct address: the
+// lanes sharing an address add their sources up first. Memory ends the
+// same as with one atomic per lane, and the values returned (ret) are
+// those of the lanes running one after another in lane order, an order the
+// hardware may choose (that no other wave's atomic comes between them is
+// not guaranteed by hardware, nor excluded). Histograms and counters, where
+// many lanes hit a few addresses, then cost one contended cache line
+// transfer per address instead of one per lane.
+//
+// When the lanes' addresses lie within a 1 KiB window (a histogram's bins,
+// one counter) the sums are indexed by offset in the window, which costs
+// less than one uncontended atomic per lane. Otherwise the lanes are
+// grouped through a hash table, which pays only when atomics contend: with
+// one worker addCombined then declines.
+//
+// It reports false, having done nothing, when it declines, when some
+// lane's address is in the LDS or private aperture or when an address is
+// misaligned or outside the device's memory (the lane-by-lane path then
+// reports the fault of the first such lane).
+func (w *wave) addCombined(o *op, exec uint64, src []uint32, ret []uint32, sub bool) bool {
+	lo, hi, or := ^uint64(0), uint64(0), uint64(0)
+	for m := exec; m != 0; m &= m - 1 {
+		a := w.addrs[bits.TrailingZeros64(m)]
+		lo, hi, or = min(lo, a), max(hi, a), or|a
+		if ap := uint32(a >> 32); ap == SharedApertureHi || ap == PrivateApertureHi {
+			return false
+		}
+	}
+	if or&3 != 0 || exec == 0 {
+		return false
+	}
+	if hi-lo < combWindow {
+		return w.addWindow(exec, lo, hi, src, ret, sub)
+	}
+	if w.r.workers < 2 {
+		return false
+	}
+	c := &w.comb
+	clear(c.table[:])
+	table, gaddr, gptr, gsum, group := &c.table, &c.gaddr, &c.gptr, &c.gsum, &c.group
+	var ng uint8
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		a := w.addrs[l]
+		h := uint32(a>>2^a>>9) & (combTable - 1)
+		for {
+			g := table[h]
+			if g == 0 {
+				p := w.window(a, a+4)
+				if p == nil {
+					return false
+				}
+				gaddr[ng], gptr[ng], gsum[ng] = a, (*uint32)(unsafe.Pointer(&p[0])), 0
+				ng++
+				table[h] = ng
+				g = ng
+			} else if gaddr[g-1] != a {
+				h = (h + 1) & (combTable - 1)
+				continue
+			}
+			group[l] = g - 1
+			gsum[g-1] += src[l]
+			break
+		}
+	}
+	base := &c.base
+	for g := uint8(0); g < ng; g++ {
+		v := gsum[g]
+		if sub {
+			v = -v
+		}
+		base[g] = atomic.AddUint32(gptr[g], v) - v
+	}
+	if ret != nil {
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			g, v := group[l], src[l] // ret may be src's register
+			ret[l] = base[g]
+			if sub {
+				base[g] -= v
+			} else {
+				base[g] += v
+			}
+		}
+	}
+	return true
+}
+
+// addWindow is addCombined for addresses in [lo, hi] (hi-lo < combWindow,
+// dword aligned): sums indexed by dword offset, a bit per dword used.
+func (w *wave) addWindow(exec uint64, lo, hi uint64, src []uint32, ret []uint32, sub bool) bool {
+	p := w.window(lo, hi+4)
+	if p == nil {
+		return false
+	}
+	c := &w.comb
+	sums := &c.sums
+	var used [combWindow / 4 / 64]uint64
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		i := (w.addrs[l] - lo) >> 2 & (combWindow/4 - 1)
+		sums[i] += src[l]
+		used[i>>6] |= 1 << (i & 63)
+	}
+	for k, u := range used {
+		for ; u != 0; u &= u - 1 {
+			i := k<<6 | bits.TrailingZeros64(u)
+			v := sums[i]
+			if sub {
+				v = -v
+			}
+			sums[i] = atomic.AddUint32((*uint32)(unsafe.Pointer(&p[4*i])), v) - v
+		}
+	}
+	if ret != nil {
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			i, v := (w.addrs[l]-lo)>>2&(combWindow/4-1), src[l] // ret may be src's register
+			ret[l] = sums[i]
+			if sub {
+				sums[i] -= v
+			} else {
+				sums[i] += v
+			}
+		}
+	}
+	for k, u := range used {
+		for ; u != 0; u &= u - 1 {
+			sums[k<<6|bits.TrailingZeros64(u)] = 0
+		}
+	}
+	return true
+}
+
+// window returns the writable device memory from lo up to end, or nil
+// when it is not inside one writable region.
+func (w *wave) window(lo, end uint64) []byte {
+	if lo >= w.rbase && end <= w.rend && end > lo && !w.rro {
+		return w.rdata[lo-w.rbase : end-w.rbase]
+	}
+	e, ok := w.lookupRegion(lo)
+	if !ok || end > e.end || end <= lo || e.ro {
+		return nil
+	}
+	w.rbase, w.rend, w.rdata, w.rro = e.base, e.end, e.data, e.ro
+	return e.data[lo-e.base : end-e.base]
+}
+
+// combWindow is the span of addresses (bytes, a power of two) addWindow
+// combines by offset.
+const combWindow = 1024
+
+// combTable is the size of addCombined's address hash table: a power of
+// two, more than 64 lanes.
+const combTable = 128
+
+// combineScratch is addCombined's working memory, kept in the wave so a
+// call clears only the hash table.
+type combineScratch struct {
+	table [combTable]uint8 // group+1 by hashed address, 0 empty
+	gaddr [64]uint64       // each group's address, host pointer and sum
+	gptr  [64]*uint32
+	gsum  [64]uint32
+	base  [64]uint32 // the group's value before the lane being returned
+	group [64]uint8  // each lane's group
+	// addWindow's sums by dword offset, all zero between calls
+	sums [combWindow / 4]uint32
 }

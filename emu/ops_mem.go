@@ -137,6 +137,15 @@ func (w *wave) atomics(o *op, exec uint64) {
 	if ret {
 		d = w.regs(&o.dst, nd/map2(op&^aWide == aCmpSwap))
 	}
+	if base := op &^ aWide; !wide && (base == aAdd || base == aSub) {
+		var r []uint32
+		if ret {
+			r = d[0]
+		}
+		if w.addCombined(o, exec, s[0], r, base == aSub) {
+			return
+		}
+	}
 	for l := 0; l < 64; l++ {
 		if exec>>l&1 == 0 {
 			continue

@@ -55,6 +55,7 @@ type wave struct {
 	tmp   [12][64]uint32 // broadcast / modified source scratch
 	mfma  []uint32       // MFMA accumulator scratch (allocated on first use)
 	addrs [64]uint64
+	comb  combineScratch // addCombined
 }
 
 // exec returns the EXEC mask.
