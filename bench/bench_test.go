@@ -154,7 +154,7 @@ func TestSuiteTiny(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	rep, err := Run(context.Background(), Options{Sizes: []Size{Tiny}, Workers: 2, Extras: true})
+	rep, err := Run(context.Background(), Options{Sizes: []Size{Tiny}, Workers: 2, Extras: true, Scaling: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,6 +182,12 @@ func TestSuiteTiny(t *testing.T) {
 		if r.Instructions["total"] == 0 || r.InstPerSec <= 0 {
 			t.Errorf("%s: no instruction counts", r.Name)
 		}
+		if r.Rocpu1 == nil || len(r.Rocpu1.Runs) != len(r.Rocpu.Runs) || r.Scaling <= 0 {
+			t.Errorf("%s: one worker not measured alongside: %+v", r.Name, r.Rocpu1)
+		}
+		if pocl && (r.PoCL1 == nil || len(r.PoCL1.Runs) != len(r.Rocpu.Runs) || r.PoCLScaling <= 0) {
+			t.Errorf("%s: PoCL on one thread not measured alongside: %+v", r.Name, r.PoCL1)
+		}
 	}
 	if pocl {
 		if g := rep.Geomean["tiny"]; !(g > 0) {
@@ -193,8 +199,8 @@ func TestSuiteTiny(t *testing.T) {
 		t.Fatalf("extras: %+v", ex)
 	}
 	md := rep.Markdown()
-	for _, want := range []string{"| vector_add | tiny | 1000 elements | 1 |", "| bitonic | tiny | 1024 keys | 55 |", "CPU s per run", "geometric mean", "decoder"} {
-		if !pocl && want == "geometric mean" {
+	for _, want := range []string{"| vector_add | tiny | 1000 elements | 1 |", "| bitonic | tiny | 1024 keys | 55 |", "CPU s per run", "geometric mean", "decoder", "PoCL speed-up"} {
+		if !pocl && (want == "geometric mean" || want == "PoCL speed-up") {
 			continue
 		}
 		if !strings.Contains(md, want) {
@@ -305,6 +311,45 @@ func mustLookup(t testing.TB, name string) *Benchmark {
 		t.Fatalf("no benchmark %s", name)
 	}
 	return b
+}
+
+// TestPoCLOneThread: the one-thread PoCL side is a device of one compute
+// unit and computes what the whole device computes.
+func TestPoCLOneThread(t *testing.T) {
+	if _, err := NewPoCL(2); err != nil {
+		t.Skipf("PoCL: %v", err)
+	}
+	p1, err := NewPoCLOne()
+	if errors.Is(err, ErrUnavailable) {
+		t.Skipf("PoCL one thread: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := p1.ComputeUnits(); n != 1 {
+		t.Errorf("one-thread PoCL has %d compute units", n)
+	}
+	b, _ := Lookup("saxpy")
+	w := b.Workload(Tiny)
+	var outs [][]byte
+	for _, side := range []Side{&PoCL{}, p1} {
+		in, err := side.Prepare(b, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		if _, _, err := timeRun(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+		out, err := in.Read(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, out)
+	}
+	if string(outs[0]) != string(outs[1]) || len(outs[0]) == 0 {
+		t.Error("one-thread PoCL computes a different saxpy")
+	}
 }
 
 func TestPoCLUnavailableIsReported(t *testing.T) {

@@ -15,9 +15,15 @@ func NewPoCL(threads int) (*PoCL, error) {
 	return nil, fmt.Errorf("%w: built without cgo", ErrUnavailable)
 }
 
-func (*PoCL) Name() string   { return "pocl" }
-func (*PoCL) Device() string { return "" }
-func (*PoCL) Close() error   { return nil }
+// NewPoCLOne returns an error wrapping ErrUnavailable: built without cgo.
+func NewPoCLOne() (*PoCL, error) {
+	return nil, fmt.Errorf("%w: built without cgo", ErrUnavailable)
+}
+
+func (*PoCL) ComputeUnits() int { return 0 }
+func (*PoCL) Name() string      { return "pocl" }
+func (*PoCL) Device() string    { return "" }
+func (*PoCL) Close() error      { return nil }
 
 func (*PoCL) Prepare(b *Benchmark, w *Workload) (Instance, error) {
 	return nil, fmt.Errorf("%w: built without cgo", ErrUnavailable)

@@ -165,10 +165,18 @@ func (r *Report) Markdown() string {
 		}
 	}
 	if len(big) > 0 && big[0].Rocpu1 != nil {
-		p("\n## Worker scaling (%s)\n\n| kernel | 1 worker | %d workers | speed-up |\n|---|---|---|---:|\n", sz[len(sz)-1], r.Workers)
+		p("\n## Worker scaling (%s)\n\n", sz[len(sz)-1])
+		p("Each round of the timed runs also ran rocpu with one worker and, as the native reference, PoCL on one thread (a sub-device of one compute unit).\n\n")
+		p("| kernel | rocpu 1 worker | rocpu %d workers | rocpu speed-up | PoCL 1 thread | PoCL %d threads | PoCL speed-up |\n|---|---|---|---:|---|---|---:|\n", r.Workers, r.Workers)
 		for _, x := range big {
-			if x.Rocpu1 != nil {
-				p("| %s | %s | %s | %.2f× |\n", x.Name, timesCell(x.Rocpu1), timesCell(x.Rocpu), x.Scaling)
+			if x.Rocpu1 == nil {
+				continue
+			}
+			p("| %s | %s | %s | %.2f× |", x.Name, timesCell(x.Rocpu1), timesCell(x.Rocpu), x.Scaling)
+			if x.PoCL1 != nil {
+				p(" %s | %s | %.2f× |\n", timesCell(x.PoCL1), timesCell(x.PoCL), x.PoCLScaling)
+			} else {
+				p(" — | — | — |\n")
 			}
 		}
 	}

@@ -94,6 +94,10 @@ type Result struct {
 	// speed-up of Workers workers over one.
 	Rocpu1  *Times  `json:"rocpu_1_worker,omitempty"`
 	Scaling float64 `json:"scaling,omitempty"`
+	// PoCL1 is PoCL on one thread (a one-compute-unit sub-device), and
+	// PoCLScaling its Workers-thread speed-up: the native reference.
+	PoCL1       *Times  `json:"pocl_1_thread,omitempty"`
+	PoCLScaling float64 `json:"pocl_scaling,omitempty"`
 }
 
 // NsPerElement is rocpu's median time per element.
@@ -150,6 +154,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			rep.PoCLDevice = p.Device()
 		}
 	}
+	var pocl1 Side
+	if pocl != nil && o.Scaling && o.Workers > 1 {
+		p1, err := NewPoCLOne()
+		if err != nil {
+			o.logf("PoCL on one thread unavailable, scaling without its reference: %v", err)
+		} else {
+			pocl1 = p1
+		}
+	}
 	rc, err := NewRocpu(o.Workers)
 	if err != nil {
 		return nil, err
@@ -164,7 +177,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			continue
 		}
 		for _, s := range o.Sizes {
-			r, err := runOne(ctx, &o, b, s, pocl, rc, o.Scaling && s == largest)
+			r, err := runOne(ctx, &o, b, s, pocl, pocl1, rc, o.Scaling && s == largest)
 			if err != nil {
 				return rep, fmt.Errorf("%s/%s: %w", b.Name, s, err)
 			}
@@ -213,11 +226,11 @@ func timeRun(ctx context.Context, in Instance) (wall, cpu float64, err error) {
 
 // runOne measures benchmark b at size s: a warm-up run on each side whose
 // outputs are compared, then Reps runs alternating PoCL, rocpu.
-// With oneWorker it also times rocpu with one worker, on a runtime that
-// exists only for that measurement: an idle second runtime alive during the
-// timings of the first costs them 20-25% (its packet processor's wake-ups
-// force hand-offs of the workers' locked threads on a 2-core machine).
-func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc *Rocpu, oneWorker bool) (*Result, error) {
+// With oneWorker (scaling) each of those rounds also runs PoCL on one
+// thread (pocl1, a one-compute-unit sub-device; nil if unavailable) and
+// rocpu with one worker (its own runtime, made here), so both sides'
+// speed-ups come from times taken in the same minutes of a noisy machine.
+func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 Side, rc *Rocpu, oneWorker bool) (*Result, error) {
 	w := b.Workload(s)
 	res := &Result{Name: b.Name, Size: s.String(), Elements: w.Elements, Unit: w.Unit, Dispatches: len(w.Dispatches),
 		Check: "exact"}
@@ -266,11 +279,36 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 			}
 		}
 	}
+	// One-worker sides for the scaling measurement, each warmed up.
+	var ri1, pi1 Instance
+	if oneWorker {
+		rc1, err := NewRocpu(1)
+		if err != nil {
+			return nil, err
+		}
+		defer rc1.Close()
+		if ri1, err = rc1.Prepare(b, w); err != nil {
+			return nil, err
+		}
+		defer ri1.Close()
+		if _, _, err := timeRun(ctx, ri1); err != nil {
+			return nil, err
+		}
+		if pocl1 != nil && pi != nil {
+			if pi1, err = pocl1.Prepare(b, w); err != nil {
+				return nil, err
+			}
+			defer pi1.Close()
+			if _, _, err := timeRun(ctx, pi1); err != nil {
+				return nil, err
+			}
+		}
+	}
 	reps := o.Reps
 	if tr+tp < 0.05 {
 		reps = max(reps, 21) // short runs: more samples
 	}
-	var pt, rt, pc, rcpu, allocs []float64
+	var pt, rt, pc, rcpu, allocs, pt1, rt1 []float64
 	for i := 0; i < reps; i++ {
 		if pi != nil {
 			t, c, err := timeRun(ctx, pi)
@@ -286,6 +324,20 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 		}
 		rt, rcpu = append(rt, t), append(rcpu, c)
 		allocs = append(allocs, float64(mallocs()-m0))
+		if pi1 != nil {
+			t, _, err := timeRun(ctx, pi1)
+			if err != nil {
+				return nil, err
+			}
+			pt1 = append(pt1, t)
+		}
+		if ri1 != nil {
+			t, _, err := timeRun(ctx, ri1)
+			if err != nil {
+				return nil, err
+			}
+			rt1 = append(rt1, t)
+		}
 	}
 	res.Rocpu, res.PoCL = summarize(rt), summarize(pt)
 	res.RocpuCPU = summarize(rcpu).Median
@@ -305,30 +357,13 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 	res.Instructions["total"] = total
 	res.InstPerSec = float64(total) / res.Rocpu.Median
 	res.VALUPerSec = float64(stats.Instructions[emu.ClassVALU]) / res.Rocpu.Median
-	if oneWorker {
-		rc1, err := NewRocpu(1)
-		if err != nil {
-			return nil, err
-		}
-		defer rc1.Close()
-		ri1, err := rc1.Prepare(b, w)
-		if err != nil {
-			return nil, err
-		}
-		defer ri1.Close()
-		if _, _, err := timeRun(ctx, ri1); err != nil { // warm-up
-			return nil, err
-		}
-		var t1 []float64
-		for i := 0; i < 3; i++ {
-			t, _, err := timeRun(ctx, ri1)
-			if err != nil {
-				return nil, err
-			}
-			t1 = append(t1, t)
-		}
-		res.Rocpu1 = summarize(t1)
+	if ri1 != nil {
+		res.Rocpu1 = summarize(rt1)
 		res.Scaling = res.Rocpu1.Median / res.Rocpu.Median
+	}
+	if pi1 != nil && res.PoCL != nil {
+		res.PoCL1 = summarize(pt1)
+		res.PoCLScaling = res.PoCL1.Median / res.PoCL.Median
 	}
 	line := fmt.Sprintf("%-12s %-6s rocpu %9.3f ms (cpu %9.3f ms)", b.Name, s, res.Rocpu.Median*1e3, res.RocpuCPU*1e3)
 	if res.PoCL != nil {
@@ -336,6 +371,9 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl Side, rc
 	}
 	if res.Scaling > 0 {
 		line += fmt.Sprintf("  1→%d workers %.2f×", o.Workers, res.Scaling)
+	}
+	if res.PoCLScaling > 0 {
+		line += fmt.Sprintf(" (PoCL %.2f×)", res.PoCLScaling)
 	}
 	o.logf("%s", line)
 	return res, nil

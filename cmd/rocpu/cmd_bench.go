@@ -36,7 +36,7 @@ func runBench(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "write results.md, results.json and results.svg into `DIR`")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	noPoCL := fs.Bool("no-pocl", false, "measure rocpu alone")
-	noScaling := fs.Bool("no-scaling", false, "skip the one-worker runs at the largest size")
+	noScaling := fs.Bool("no-scaling", false, "skip the one-worker rocpu and one-thread PoCL runs at the largest size")
 	noExtras := fs.Bool("no-extras", false, "skip dispatch, load and decoder measurements")
 	commit := fs.String("commit", "", "commit to record in the report (default: the binary's VCS revision)")
 	if st, ok := parse(fs, args, stdout); !ok {
