@@ -10,6 +10,11 @@ import (
 // whenever one of the watched signals is written (or another runtime
 // event broadcasts) and at the polling interval, or until ctx ends.
 func (r *Runtime) waitCond(ctx context.Context, watched []*Signal, done func() (bool, error)) error {
+	return r.waitCondPoll(ctx, watched, done, pollMax)
+}
+
+// waitCondPoll is waitCond re-checking done at least every maxPoll.
+func (r *Runtime) waitCondPoll(ctx context.Context, watched []*Signal, done func() (bool, error), maxPoll time.Duration) error {
 	st := &r.sig
 	if ok, err := done(); ok || err != nil {
 		return err
@@ -36,7 +41,7 @@ func (r *Runtime) waitCond(ctx context.Context, watched []*Signal, done func() (
 		case <-ch:
 			poll = pollMin
 		case <-t.C:
-			poll = min(2*poll, pollMax)
+			poll = min(2*poll, maxPoll)
 		case <-ctx.Done():
 		}
 	}

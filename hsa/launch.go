@@ -164,7 +164,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	// Short kernels finish within a brief spin; longer ones block.
 	fin, err := ls.spin()
 	if !fin && err == nil {
-		err = r.waitCond(ctx, []*Signal{done}, ls.finished)
+		err = r.waitCondPoll(ctx, []*Signal{done}, ls.finished, launchPollMax)
 	}
 	if ctx.Err() != nil && err != nil && errors.Is(err, ctx.Err()) {
 		// The packet may still run: free its memory only once it cannot.
@@ -179,6 +179,13 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	ls.release()
 	return err
 }
+
+// launchPollMax bounds how long Launch sleeps between looks at its
+// completion signal. Only the packet processor writes that signal, and its
+// stores (and a queue failure) wake Launch, so the look is a safety net:
+// at waitCond's 2 ms a long dispatch woke the waiting goroutine 500 times
+// a second, each time taking a CPU from a worker.
+const launchPollMax = 100 * time.Millisecond
 
 // launchState is what one Launch's packet uses.
 type launchState struct {
