@@ -21,7 +21,7 @@ type Rocpu struct {
 }
 
 // NewRocpu opens a runtime with one gfx90a agent whose device uses workers
-// goroutines per dispatch (0: GOMAXPROCS at start-up).
+// goroutines per dispatch (0: GOMAXPROCS).
 func NewRocpu(workers int) (*Rocpu, error) {
 	rt, err := hsa.New(hsa.Config{Targets: []string{"gfx90a"}, Workers: workers, Stderr: io.Discard})
 	if err != nil {

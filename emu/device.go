@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 )
 
@@ -38,7 +39,7 @@ type Config struct {
 	FlatScratch        FlatScratch // FLAT_SCRATCH initialisation method
 	KernargPreload     bool        // the target supports KERNARG_PRELOAD_SPEC (gfx90a, gfx94x)
 	Memory             Memory      // the device address space; required
-	Workers            int         // worker goroutines; 0 means GOMAXPROCS at start-up (NewDevice raises GOMAXPROCS to Workers+2)
+	Workers            int         // worker goroutines; 0 means GOMAXPROCS
 	ResidentWorkgroups int         // workgroups each worker time-slices; 0 means 4
 	SwitchInterval     int         // instructions before a taken backward branch switches waves; 0 means 2048
 	Budget             uint64      // instruction budget per dispatch (all waves); 0 means unlimited
@@ -86,9 +87,8 @@ func NewDevice(cfg Config) (*Device, error) {
 		return nil, fmt.Errorf("emu: wave size %d: %w", cfg.WaveSize, ErrNotSupported)
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = defaultWorkers
+		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	reserveProcs(cfg.Workers)
 	if cfg.ResidentWorkgroups <= 0 {
 		cfg.ResidentWorkgroups = 4
 	}

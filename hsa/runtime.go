@@ -33,7 +33,7 @@ type Device interface {
 type DeviceConfig struct {
 	Processor  *target.Processor
 	Memory     emu.Memory // the runtime's address space, as the emulator reads it
-	Workers    int        // worker goroutines per dispatch; 0 means GOMAXPROCS at start-up
+	Workers    int        // worker goroutines per dispatch; 0 means GOMAXPROCS
 	CUs        int        // compute units the agent reports
 	WavesPerCU int        // wave slots per CU the agent reports
 	Budget     uint64     // instruction budget per dispatch; 0 means unlimited
@@ -54,8 +54,7 @@ type Config struct {
 	// would make HIP assume HMM). Empty means one DefaultTarget agent.
 	Targets []string
 	// Workers is the number of emulator worker goroutines per dispatch;
-	// 0 means GOMAXPROCS as the program started. Creating a device raises
-	// GOMAXPROCS to Workers+2 (emu/procs.go says why).
+	// 0 means GOMAXPROCS.
 	Workers int
 	// Budget is the instruction budget per dispatch; 0 means unlimited.
 	Budget uint64
