@@ -99,3 +99,12 @@ func cndmaskVSAVX2(d, a *[64]uint32, b uint32, m uint64)
 func cpuHasAVX2() bool
 
 var haveAVX2 = haveAVX && cpuHasAVX2()
+
+// The add with carry of pAddCo (valu_p_addco_amd64.s): d = a + b + cin per
+// lane, returning the carry-out mask.
+
+//go:noescape
+func addcoVVAVX2(d, a, b *[64]uint32, cin uint64) uint64
+
+//go:noescape
+func addcoSVAVX2(d *[64]uint32, a uint32, b *[64]uint32, cin uint64) uint64

@@ -180,6 +180,17 @@ func pAddCo(w *wave, o *op, carryIn bool, generic func(w *wave, o *op)) {
 		cin = w.sread64(&o.src[2])
 	}
 	b, d := w.lanes(&o.src[1]), w.lanes(&o.dst)
+	if haveAVX2 {
+		// Eight lanes per instruction (valu_p_addco_amd64.s).
+		var cout uint64
+		if isVec(o.src[0].kind) {
+			cout = addcoVVAVX2(d, w.lanes(&o.src[0]), b, cin)
+		} else {
+			cout = addcoSVAVX2(d, w.sread32(&o.src[0]), b, cin)
+		}
+		w.swrite64(&o.sdst, cout)
+		return
+	}
 	var cout uint64
 	// Eight lanes per step: constant shifts for the carry bits. Each lane
 	// reads its sources before writing, so d may alias a or b.

@@ -24,3 +24,6 @@ const haveAVX2 = false
 func cndmaskVVAVX2(d, a, b *[64]uint32, m uint64)                    { panic("emu: no AVX2") }
 func cndmaskSVAVX2(d *[64]uint32, a uint32, b *[64]uint32, m uint64) { panic("emu: no AVX2") }
 func cndmaskVSAVX2(d, a *[64]uint32, b uint32, m uint64)             { panic("emu: no AVX2") }
+
+func addcoVVAVX2(d, a, b *[64]uint32, cin uint64) uint64                    { panic("emu: no AVX2") }
+func addcoSVAVX2(d *[64]uint32, a uint32, b *[64]uint32, cin uint64) uint64 { panic("emu: no AVX2") }

@@ -337,3 +337,54 @@ func TestCndmaskAVX2(t *testing.T) {
 		check("vs", want(va, ub))
 	}
 }
+
+// TestAddcoAVX2: the AVX2 add with carry of pAddCo against the 33-bit sums
+// lane by lane: edge values, carry-in masks of zeros, ones and random bits,
+// uniform and vector first sources, and a destination that is a source.
+func TestAddcoAVX2(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2")
+	}
+	g := lcg(29)
+	edges := []uint32{0, 1, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF}
+	var a, b, got, inPlace [64]uint32
+	for round := 0; round < 400; round++ {
+		for l := range a {
+			a[l], b[l] = g.next(), g.next()
+			if g.next()%3 == 0 {
+				a[l] = edges[g.next()%uint32(len(edges))]
+			}
+			if g.next()%3 == 0 {
+				b[l] = edges[g.next()%uint32(len(edges))]
+			}
+		}
+		cin := uint64(g.next())<<32 | uint64(g.next())
+		switch round % 4 {
+		case 0:
+			cin = 0
+		case 1:
+			cin = ^uint64(0)
+		}
+		sa := edges[round%len(edges)]
+		check := func(what string, x func(l int) uint32, cout uint64) {
+			t.Helper()
+			for l := range got {
+				s := uint64(x(l)) + uint64(b[l]) + cin>>l&1
+				if got[l] != uint32(s) || inPlace[l] != uint32(s) || cout>>l&1 != s>>32 {
+					t.Fatalf("%s cin %#x lane %d: %#x (in place %#x) carry %d, want %#x carry %d",
+						what, cin, l, got[l], inPlace[l], cout>>l&1, uint32(s), s>>32)
+				}
+			}
+		}
+		c := addcoVVAVX2(&got, &a, &b, cin)
+		inPlace = b
+		if c2 := addcoVVAVX2(&inPlace, &a, &inPlace, cin); c2 != c {
+			t.Fatalf("in place carry %#x, want %#x", c2, c)
+		}
+		check("vv", func(l int) uint32 { return a[l] }, c)
+		c = addcoSVAVX2(&got, sa, &b, cin)
+		inPlace = b
+		addcoSVAVX2(&inPlace, sa, &inPlace, cin)
+		check("sv", func(int) uint32 { return sa }, c)
+	}
+}
