@@ -108,3 +108,12 @@ func addcoVVAVX2(d, a, b *[64]uint32, cin uint64) uint64
 
 //go:noescape
 func addcoSVAVX2(d *[64]uint32, a uint32, b *[64]uint32, cin uint64) uint64
+
+// The uniform-amount 64-bit shifts of pShift64 (valu_p_shift64_amd64.s);
+// c1, c2, c3 are s, 32-s and s-32 as unsigned counts.
+
+//go:noescape
+func shl64SAVX2(dlo, dhi, blo, bhi *[64]uint32, c1, c2, c3 uint64)
+
+//go:noescape
+func shr64SAVX2(dlo, dhi, blo, bhi *[64]uint32, c1, c2, c3 uint64)

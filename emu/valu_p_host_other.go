@@ -27,3 +27,5 @@ func cndmaskVSAVX2(d, a *[64]uint32, b uint32, m uint64)             { panic("em
 
 func addcoVVAVX2(d, a, b *[64]uint32, cin uint64) uint64                    { panic("emu: no AVX2") }
 func addcoSVAVX2(d *[64]uint32, a uint32, b *[64]uint32, cin uint64) uint64 { panic("emu: no AVX2") }
+func shl64SAVX2(dlo, dhi, blo, bhi *[64]uint32, c1, c2, c3 uint64)          { panic("emu: no AVX2") }
+func shr64SAVX2(dlo, dhi, blo, bhi *[64]uint32, c1, c2, c3 uint64)          { panic("emu: no AVX2") }

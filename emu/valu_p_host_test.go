@@ -388,3 +388,46 @@ func TestAddcoAVX2(t *testing.T) {
 		check("sv", func(int) uint32 { return sa }, c)
 	}
 }
+
+// TestShift64AVX2: the AVX2 uniform 64-bit shifts against Go's for every
+// amount 0-63, with the destination pair equal to, overlapping by one
+// register, or apart from the source pair.
+func TestShift64AVX2(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2")
+	}
+	g := lcg(31)
+	var regs [4][64]uint32 // v0..v3
+	for sh := uint32(0); sh < 64; sh++ {
+		for _, right := range []bool{false, true} {
+			for _, shape := range []struct{ src, dst int }{{0, 2}, {0, 0}, {0, 1}, {1, 0}} {
+				for r := range regs {
+					for l := range regs[r] {
+						regs[r][l] = g.next()
+					}
+				}
+				var want [2][64]uint32
+				for l := 0; l < 64; l++ {
+					x := uint64(regs[shape.src][l]) | uint64(regs[shape.src+1][l])<<32
+					if right {
+						x >>= sh
+					} else {
+						x <<= sh
+					}
+					want[0][l], want[1][l] = uint32(x), uint32(x>>32)
+				}
+				c1, c2, c3 := uint64(sh), uint64(32-int64(sh)), uint64(int64(sh)-32)
+				d, s := shape.dst, shape.src
+				if right {
+					shr64SAVX2(&regs[d], &regs[d+1], &regs[s], &regs[s+1], c1, c2, c3)
+				} else {
+					shl64SAVX2(&regs[d], &regs[d+1], &regs[s], &regs[s+1], c1, c2, c3)
+				}
+				if regs[d] != want[0] || regs[d+1] != want[1] {
+					t.Fatalf("shift %d right %v src v%d dst v%d: got lo %#x hi %#x, want %#x %#x",
+						sh, right, s, d, regs[d][0], regs[d+1][0], want[0][0], want[1][0])
+				}
+			}
+		}
+	}
+}
