@@ -266,6 +266,9 @@ func (w *wave) loadGather(o *op) bool {
 	if o.imm != mB32 || raceEnabled || o.dst.kind != kVGPR {
 		return false
 	}
+	if haveAVX2 && w.loadGatherAVX2(o) {
+		return true
+	}
 	lo, hi, ok := w.gatherAddrs(o)
 	if !ok || hi-lo > 1<<40 {
 		return false
@@ -278,6 +281,42 @@ func (w *wave) loadGather(o *op) bool {
 	for l := range d {
 		d[l] = le.Uint32(p[w.addrs[l]-lo:])
 	}
+	w.loaded += 64 * 4
+	return true
+}
+
+// loadGatherAVX2 is loadGather with AVX2 when the lanes' addresses are
+// one 64-bit base plus 32-bit offsets less than 2 GiB apart: an SGPR base
+// with VGPR offsets, or VGPR address pairs whose high halves are all equal.
+// It reports false (having written no register) otherwise.
+func (w *wave) loadGatherAVX2(o *op) bool {
+	if o.src[0].kind != kVGPR {
+		return false
+	}
+	i := int(o.src[0].idx) << 6
+	vlo := (*[64]uint32)(w.v[i : i+64])
+	var base uint64
+	switch o.src[1].kind {
+	case kSGPR:
+		base = w.sread64(&o.src[1]) + uint64(int64(o.offset))
+	case kNone:
+		hmn, hmx := minmaxU32AVX2((*[64]uint32)(w.v[i+64 : i+128]))
+		if hmn != hmx {
+			return false
+		}
+		base = uint64(hmn)<<32 + uint64(int64(o.offset))
+	default:
+		return false
+	}
+	mn, mx := minmaxU32AVX2(vlo)
+	if mx-mn >= 1<<31 {
+		return false
+	}
+	p, ok := w.unitRange(base+uint64(mn), int(mx-mn)+4, false)
+	if !ok {
+		return false
+	}
+	gatherDAVX2(w.lanes(&o.dst), &p[0], vlo, mn)
 	w.loaded += 64 * 4
 	return true
 }

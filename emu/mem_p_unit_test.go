@@ -199,9 +199,25 @@ func TestGatherMatchesGeneral(t *testing.T) {
 			}
 		}
 	}
+	// The loaded register may be the offset register (global_load_dword
+	// v0, v0, s[..]): every lane's offset is read before it is written.
+	for l := 0; l < 64; l++ {
+		w.v[l] = uint32(l*52+8) ^ uint32(l&3)<<2
+	}
+	offs := append([]uint32(nil), w.v[:64]...)
+	w.sets64(20, buf.Base)
+	o := &op{dst: v(0), src: [3]operand{v(0), s(20), v(5)}, imm: mB32}
+	if !w.loadGather(o) {
+		t.Fatal("gather load into its offset register not taken")
+	}
+	for l, off := range offs {
+		if want := le.Uint32(buf.Data[off:]); w.v[l] != want {
+			t.Fatalf("load into the offset register, lane %d: %#x, want %#x", l, w.v[l], want)
+		}
+	}
 	// A range leaving the region is declined; the general path faults at
 	// the first lane outside.
-	o := &op{dst: v(4), src: [3]operand{v(0), {}, v(5)}, imm: mB32}
+	o = &op{dst: v(4), src: [3]operand{v(0), {}, v(5)}, imm: mB32}
 	for l := 0; l < 64; l++ {
 		a := buf.Base + uint64(l)*4
 		if l == 40 {

@@ -117,3 +117,11 @@ func shl64SAVX2(dlo, dhi, blo, bhi *[64]uint32, c1, c2, c3 uint64)
 
 //go:noescape
 func shr64SAVX2(dlo, dhi, blo, bhi *[64]uint32, c1, c2, c3 uint64)
+
+// The gathered dword loads of loadGather (mem_p_gather_amd64.s).
+
+//go:noescape
+func minmaxU32AVX2(v *[64]uint32) (mn, mx uint32)
+
+//go:noescape
+func gatherDAVX2(d *[64]uint32, p *byte, v *[64]uint32, mn uint32)
