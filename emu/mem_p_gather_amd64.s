@@ -64,3 +64,55 @@ gloop:
 	JLT gloop
 	VZEROUPPER
 	RET
+
+DATA unitIota<>+0(SB)/4, $0
+DATA unitIota<>+4(SB)/4, $1
+DATA unitIota<>+8(SB)/4, $2
+DATA unitIota<>+12(SB)/4, $3
+DATA unitIota<>+16(SB)/4, $4
+DATA unitIota<>+20(SB)/4, $5
+DATA unitIota<>+24(SB)/4, $6
+DATA unitIota<>+28(SB)/4, $7
+GLOBL unitIota<>(SB), RODATA|NOPTR, $32
+
+// func unitCheckAVX2(lo, hi *[64]uint32, stride uint32) bool
+// Whether lo[l] == lo[0] + l*stride (mod 2^32) for every lane and, when hi
+// is not nil, hi[l] == hi[0]: unitStride's test, eight lanes per step.
+TEXT ·unitCheckAVX2(SB), NOSPLIT, $0-25
+	MOVQ lo+0(FP), SI
+	MOVQ hi+8(FP), DX
+	MOVL stride+16(FP), AX
+	VMOVD AX, X6
+	VPBROADCASTD X6, Y6
+	VMOVDQU unitIota<>(SB), Y5
+	VPMULLD Y6, Y5, Y5
+	VPBROADCASTD (SI), Y4
+	VPADDD Y5, Y4, Y4
+	VPSLLD $3, Y6, Y6
+	VPXOR Y3, Y3, Y3
+	XORQ CX, CX
+uloop:
+	VMOVDQU (SI)(CX*1), Y0
+	VPXOR Y4, Y0, Y0
+	VPOR Y0, Y3, Y3
+	VPADDD Y6, Y4, Y4
+	ADDQ $32, CX
+	CMPQ CX, $256
+	JLT uloop
+	TESTQ DX, DX
+	JZ udone
+	VPBROADCASTD (DX), Y4
+	XORQ CX, CX
+hloop:
+	VMOVDQU (DX)(CX*1), Y0
+	VPXOR Y4, Y0, Y0
+	VPOR Y0, Y3, Y3
+	ADDQ $32, CX
+	CMPQ CX, $256
+	JLT hloop
+udone:
+	VPTEST Y3, Y3
+	SETEQ AX
+	VZEROUPPER
+	MOVB AX, ret+24(FP)
+	RET

@@ -34,6 +34,12 @@ func (w *wave) unitStride(o *op, stride uint32) (uint64, bool) {
 		if uint64(v0)+63*uint64(stride) > 0xFFFF_FFFF {
 			return 0, false
 		}
+		if haveAVX2 {
+			if !unitCheckAVX2(v, nil, stride) {
+				return 0, false
+			}
+			return w.sread64(&o.src[1]) + uint64(int64(o.offset)) + uint64(v0), true
+		}
 		var bad uint32
 		step := v0
 		for l := 1; l < 64; l++ {
@@ -53,6 +59,12 @@ func (w *wave) unitStride(o *op, stride uint32) (uint64, bool) {
 	lo0, hi0 := lo[0], hi[0]
 	if uint64(lo0)+63*uint64(stride) > 0xFFFF_FFFF {
 		return 0, false
+	}
+	if haveAVX2 {
+		if !unitCheckAVX2(lo, hi, stride) {
+			return 0, false
+		}
+		return (uint64(lo0) | uint64(hi0)<<32) + uint64(int64(o.offset)), true
 	}
 	var bad uint32
 	step := lo0

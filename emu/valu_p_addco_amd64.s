@@ -52,6 +52,17 @@ GLOBL addcoBits<>(SB), RODATA|NOPTR, $32
 	SHLQ CX, BX \
 	ORQ BX, AX
 
+// addcoStep0 is addcoStep without carry-in bits (R8 == 0).
+#define addcoStep0 \
+	VPADDD (DX), Y0, Y1 \
+	VPXOR Y5, Y0, Y2 \
+	VPXOR Y5, Y1, Y3 \
+	VPCMPGTD Y3, Y2, Y2 \
+	VMOVDQU Y1, (DI) \
+	VMOVMSKPS Y2, BX \
+	SHLQ CX, BX \
+	ORQ BX, AX
+
 // func addcoVVAVX2(d, a, b *[64]uint32, cin uint64) uint64
 TEXT ·addcoVVAVX2(SB), NOSPLIT, $0-40
 	MOVQ d+0(FP), DI
@@ -62,6 +73,8 @@ TEXT ·addcoVVAVX2(SB), NOSPLIT, $0-40
 	VMOVDQU addcoBits<>(SB), Y6
 	XORQ AX, AX
 	XORQ CX, CX
+	TESTQ R8, R8
+	JZ vvloop0
 vvloop:
 	VMOVDQU (SI), Y0
 	addcoStep
@@ -71,6 +84,18 @@ vvloop:
 	ADDQ $8, CX
 	CMPQ CX, $64
 	JLT vvloop
+	VZEROUPPER
+	MOVQ AX, ret+32(FP)
+	RET
+vvloop0:
+	VMOVDQU (SI), Y0
+	addcoStep0
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	ADDQ $8, CX
+	CMPQ CX, $64
+	JLT vvloop0
 	VZEROUPPER
 	MOVQ AX, ret+32(FP)
 	RET
@@ -87,6 +112,8 @@ TEXT ·addcoSVAVX2(SB), NOSPLIT, $0-40
 	VMOVDQU addcoBits<>(SB), Y6
 	XORQ AX, AX
 	XORQ CX, CX
+	TESTQ R8, R8
+	JZ svloop0
 svloop:
 	VMOVDQA Y7, Y0
 	addcoStep
@@ -95,6 +122,17 @@ svloop:
 	ADDQ $8, CX
 	CMPQ CX, $64
 	JLT svloop
+	VZEROUPPER
+	MOVQ AX, ret+32(FP)
+	RET
+svloop0:
+	VMOVDQA Y7, Y0
+	addcoStep0
+	ADDQ $32, DX
+	ADDQ $32, DI
+	ADDQ $8, CX
+	CMPQ CX, $64
+	JLT svloop0
 	VZEROUPPER
 	MOVQ AX, ret+32(FP)
 	RET

@@ -125,3 +125,6 @@ func minmaxU32AVX2(v *[64]uint32) (mn, mx uint32)
 
 //go:noescape
 func gatherDAVX2(d *[64]uint32, p *byte, v *[64]uint32, mn uint32)
+
+//go:noescape
+func unitCheckAVX2(lo, hi *[64]uint32, stride uint32) bool

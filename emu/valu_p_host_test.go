@@ -431,3 +431,47 @@ func TestShift64AVX2(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitCheckAVX2: the AVX2 unit-stride test accepts exactly the lane
+// arrays the Go loop accepts: strides 0-16, a start near 2^32 (the sum
+// wraps), one lane off in each position, one high half differing.
+func TestUnitCheckAVX2(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2")
+	}
+	goCheck := func(lo, hi *[64]uint32, stride uint32) bool {
+		var bad uint32
+		for l := 1; l < 64; l++ {
+			bad |= lo[l] ^ (lo[0] + uint32(l)*stride)
+			if hi != nil {
+				bad |= hi[l] ^ hi[0]
+			}
+		}
+		return bad == 0
+	}
+	g := lcg(37)
+	var lo, hi [64]uint32
+	for _, stride := range []uint32{0, 1, 2, 4, 8, 12, 16} {
+		for _, start := range []uint32{0, 100, 0xFFFF_FF00, g.next()} {
+			for bad := -1; bad < 64; bad++ {
+				for l := range lo {
+					lo[l] = start + uint32(l)*stride
+					hi[l] = 7
+				}
+				for _, which := range []int{0, 1} {
+					lo2, hi2 := lo, hi
+					if bad >= 0 && which == 0 {
+						lo2[bad] ^= 1 << (g.next() % 32)
+					} else if bad >= 0 {
+						hi2[bad]++
+					}
+					for _, h := range []*[64]uint32{nil, &hi2} {
+						if got, want := unitCheckAVX2(&lo2, h, stride), goCheck(&lo2, h, stride); got != want {
+							t.Fatalf("stride %d start %#x lane %d (hi %v, which %d): AVX2 %v, Go %v", stride, start, bad, h != nil, which, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
