@@ -136,3 +136,21 @@ svloop0:
 	VZEROUPPER
 	MOVQ AX, ret+32(FP)
 	RET
+
+// func bcast32AVX2(d *[64]uint32, s uint32)
+// d[l] = s for every lane (v_mov_b32 of a uniform value).
+TEXT ·bcast32AVX2(SB), NOSPLIT, $0-12
+	MOVQ d+0(FP), DI
+	MOVL s+8(FP), AX
+	VMOVD AX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y0, 32(DI)
+	VMOVDQU Y0, 64(DI)
+	VMOVDQU Y0, 96(DI)
+	VMOVDQU Y0, 128(DI)
+	VMOVDQU Y0, 160(DI)
+	VMOVDQU Y0, 192(DI)
+	VMOVDQU Y0, 224(DI)
+	VZEROUPPER
+	RET

@@ -128,3 +128,6 @@ func gatherDAVX2(d *[64]uint32, p *byte, v *[64]uint32, mn uint32)
 
 //go:noescape
 func unitCheckAVX2(lo, hi *[64]uint32, stride uint32) bool
+
+//go:noescape
+func bcast32AVX2(d *[64]uint32, s uint32)

@@ -163,6 +163,10 @@ func pMov(w *wave, o *op) {
 		return
 	}
 	s := w.sread32(&o.src[0])
+	if haveAVX2 {
+		bcast32AVX2(d, s)
+		return
+	}
 	for l := range d {
 		d[l] = s
 	}

@@ -32,3 +32,4 @@ func shr64SAVX2(dlo, dhi, blo, bhi *[64]uint32, c1, c2, c3 uint64)          { pa
 func minmaxU32AVX2(v *[64]uint32) (mn, mx uint32)                           { panic("emu: no AVX2") }
 func gatherDAVX2(d *[64]uint32, p *byte, v *[64]uint32, mn uint32)          { panic("emu: no AVX2") }
 func unitCheckAVX2(lo, hi *[64]uint32, stride uint32) bool                  { panic("emu: no AVX2") }
+func bcast32AVX2(d *[64]uint32, s uint32)                                   { panic("emu: no AVX2") }
