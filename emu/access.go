@@ -2,6 +2,7 @@ package emu
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"sync/atomic"
 	"unsafe"
 )
@@ -281,12 +282,10 @@ func (w *wave) fastGlobal(o *op, exec uint64, n int, write bool) bool {
 		return false
 	}
 	lo, hi := ^uint64(0), uint64(0)
-	for l := 0; l < 64; l++ {
-		if exec>>l&1 != 0 {
-			a := w.addrs[l]
-			lo = min(lo, a)
-			hi = max(hi, a)
-		}
+	for m := exec; m != 0; m &= m - 1 { // active lanes only, no branch per lane
+		a := w.addrs[bits.TrailingZeros64(m)]
+		lo = min(lo, a)
+		hi = max(hi, a)
 	}
 	if lo>>48 != 0 || hi>>48 != 0 || hi+uint64(n) < hi {
 		return false
@@ -309,12 +308,11 @@ func (w *wave) memLoad(o *op, exec uint64, k uint32, dst *operand) {
 	if (k == mB32 || k == mB64 || k == mB96 || k == mB128) && w.fastGlobal(o, exec, n, false) {
 		base, data := w.rbase, w.rdata
 		nd := dwords(k)
-		for l := 0; l < 64; l++ {
-			if exec>>l&1 != 0 {
-				p := data[w.addrs[l]-base:]
-				for i := 0; i < nd; i++ {
-					d[i][l] = ld32(p[4*i:])
-				}
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			p := data[w.addrs[l]-base:]
+			for i := 0; i < nd; i++ {
+				d[i][l] = ld32(p[4*i:])
 			}
 		}
 		w.loaded += uint64(n * popcount(exec))
@@ -333,12 +331,11 @@ func (w *wave) memStore(o *op, exec uint64, k uint32, src *operand) {
 	if (k == mB32 || k == mB64 || k == mB96 || k == mB128) && w.fastGlobal(o, exec, n, true) {
 		base, data := w.rbase, w.rdata
 		nd := dwords(k)
-		for l := 0; l < 64; l++ {
-			if exec>>l&1 != 0 {
-				p := data[w.addrs[l]-base:]
-				for i := 0; i < nd; i++ {
-					st32(p[4*i:], s[i][l])
-				}
+		for m := exec; m != 0; m &= m - 1 { // in ascending lane order
+			l := bits.TrailingZeros64(m)
+			p := data[w.addrs[l]-base:]
+			for i := 0; i < nd; i++ {
+				st32(p[4*i:], s[i][l])
 			}
 		}
 		w.stored += uint64(n * popcount(exec))

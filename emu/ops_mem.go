@@ -25,10 +25,10 @@ func defM(name, types string, fn func(w *wave, o *op)) { def(name, ClassVMEM, ty
 func (w *wave) flatAddrs(o *op, exec uint64) {
 	lo, hi := w.vdst64(&o.src[0])
 	off := uint64(int64(o.offset))
-	for l := 0; l < 64; l++ {
-		if exec>>l&1 != 0 {
-			w.addrs[l] = (uint64(lo[l]) | uint64(hi[l])<<32) + off
-		}
+	// Every lane, active or not: no branch on EXEC (inactive lanes'
+	// addresses are never used).
+	for l := range w.addrs {
+		w.addrs[l] = (uint64(lo[l]) | uint64(hi[l])<<32) + off
 	}
 }
 
@@ -40,10 +40,8 @@ func (w *wave) globalAddrs(o *op, exec uint64) {
 	}
 	base := w.sread64(&o.src[1]) + uint64(int64(o.offset))
 	v := w.vdst(&o.src[0])
-	for l := 0; l < 64; l++ {
-		if exec>>l&1 != 0 {
-			w.addrs[l] = base + uint64(v[l])
-		}
+	for l := range w.addrs {
+		w.addrs[l] = base + uint64(v[l])
 	}
 }
 
