@@ -96,6 +96,28 @@ func (w *wave) unitRange(a uint64, n int, write bool) ([]byte, bool) {
 	return w.rdata[off : off+uint64(n) : off+uint64(n)], true
 }
 
+// loadUnitU8 is loadUnit for zero-extended byte loads (global_load_ubyte
+// of consecutive bytes: a histogram's input).
+func (w *wave) loadUnitU8(o *op) bool {
+	if raceEnabled || o.dst.kind != kVGPR {
+		return false
+	}
+	a0, ok := w.unitStride(o, 1)
+	if !ok {
+		return false
+	}
+	p, ok := w.unitRange(a0, 64, false)
+	if !ok {
+		return false
+	}
+	b, d := (*[64]byte)(p), w.lanes(&o.dst)
+	for l := range d {
+		d[l] = uint32(b[l])
+	}
+	w.loaded += 64
+	return true
+}
+
 // unitDwords is the number of dwords per lane of a memory kind the fast
 // path handles, or 0.
 func unitDwords(k uint32) uint32 {
@@ -116,6 +138,9 @@ func unitDwords(k uint32) uint32 {
 // unit-stride fast path, reporting false (having done nothing) when it
 // does not apply. The caller has checked that EXEC is all ones.
 func (w *wave) loadUnit(o *op) bool {
+	if o.imm == mU8 {
+		return w.loadUnitU8(o)
+	}
 	nd := unitDwords(o.imm)
 
 	if nd == 0 || raceEnabled || !nativeLE {

@@ -80,6 +80,56 @@ func TestUnitStrideMatchesGeneral(t *testing.T) {
 	}
 }
 
+// TestUnitStrideU8: consecutive zero-extended byte loads through the fast
+// path equal the general path's, both addressings, any alignment, and a
+// run of bytes crossing the region's end is declined.
+func TestUnitStrideU8(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the fast path is off under -race")
+	}
+	w := testWave(t)
+	mem := w.r.dev.cfg.Memory.(*testMem)
+	buf := mem.alloc(t, 4096, false)
+	g := lcg(11)
+	for i := range buf.Data {
+		buf.Data[i] = byte(g.next())
+	}
+	for _, saddr := range []bool{false, true} {
+		for _, base := range []uint64{0, 3, 4096 - 64 - 8} {
+			o := &op{dst: v(4), src: [3]operand{v(0), {}, v(12)}, imm: mU8, offset: 8}
+			for l := 0; l < 64; l++ {
+				a := buf.Base + base + uint64(l)
+				if saddr {
+					w.v[l] = uint32(a - buf.Base)
+				} else {
+					w.v[l], w.v[64+l] = uint32(a), uint32(a>>32)
+				}
+			}
+			if saddr {
+				o.src[1] = s(20)
+				w.sets64(20, buf.Base)
+			}
+			clear(w.v[4*64 : 5*64])
+			if !w.loadUnit(o) {
+				t.Fatalf("saddr=%v base=%d: fast path not taken", saddr, base)
+			}
+			fast := append([]uint32(nil), w.v[4*64:5*64]...)
+			clear(w.v[4*64 : 5*64])
+			w.globalAddrs(o, ^uint64(0))
+			w.memLoad(o, ^uint64(0), mU8, &o.dst)
+			if !slices.Equal(fast, w.v[4*64:5*64]) {
+				t.Fatalf("saddr=%v base=%d: fast %#x, general %#x", saddr, base, fast[:4], w.v[4*64:4*64+4])
+			}
+			if base == 4096-64-8 {
+				o.offset = 9 // the last byte would be one past the region
+				if w.loadUnit(o) {
+					t.Fatal("byte run past the region taken")
+				}
+			}
+		}
+	}
+}
+
 // TestUnitStrideDeclines: accesses the fast path must leave to the general
 // path (a lane out of step, 32-bit wrap of the lane offset, a range running
 // off the region, a store to read-only memory) are declined, and the
