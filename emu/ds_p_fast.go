@@ -100,14 +100,22 @@ func pDSRead2(w *wave, o *op, generic func(w *wave, o *op)) {
 	}
 	scale := uint32(o.imm>>4) * 4
 	v := w.lanes(&o.src[0])
+	lds := w.wg.lds
+	i := int(o.dst.idx) << 6
+	d0, d1 := (*[64]uint32)(w.v[i:i+64]), (*[64]uint32)(w.v[i+64:i+128])
+	if haveAVX2 && !raceEnabled && len(lds) >= 4 && len(lds) <= 1<<31 {
+		// Both offset sets range-checked, then gathered (VPGATHERDD).
+		if dsRead2AVX2(d0, d1, &lds[0], v, uint32(o.offset)&0xFF*scale, uint32(o.off1)*scale, uint32(len(lds)-4)) {
+			return
+		}
+		generic(w, o)
+		return
+	}
 	var offs0, offs1 [64]uint32
 	if !w.dsOffsets(v, uint32(o.offset)&0xFF*scale, 4, &offs0) || !w.dsOffsets(v, uint32(o.off1)*scale, 4, &offs1) {
 		generic(w, o)
 		return
 	}
-	lds := w.wg.lds
-	i := int(o.dst.idx) << 6
-	d0, d1 := (*[64]uint32)(w.v[i:i+64]), (*[64]uint32)(w.v[i+64:i+128])
 	for l := range d0 {
 		d0[l] = ld32(lds[offs0[l]:])
 		d1[l] = ld32(lds[offs1[l]:])

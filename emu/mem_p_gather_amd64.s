@@ -116,3 +116,64 @@ udone:
 	VZEROUPPER
 	MOVB AX, ret+24(FP)
 	RET
+
+// func dsRead2AVX2(d0, d1 *[64]uint32, lds *byte, v *[64]uint32, off0, off1, limit uint32) bool
+// ds_read2_b32 with EXEC all ones: the byte offsets v[l]+off0 and v[l]+off1
+// (32-bit wrap, as the DS address computation) must all be at most limit
+// (the LDS size minus 4), else it returns false having written nothing;
+// then d0[l], d1[l] are the dwords at those offsets (VPGATHERDD).
+TEXT ·dsRead2AVX2(SB), NOSPLIT, $0-49
+	MOVQ d0+0(FP), DI
+	MOVQ d1+8(FP), R9
+	MOVQ lds+16(FP), SI
+	MOVQ v+24(FP), DX
+	MOVL off0+32(FP), AX
+	VMOVD AX, X6
+	VPBROADCASTD X6, Y6
+	MOVL off1+36(FP), AX
+	VMOVD AX, X7
+	VPBROADCASTD X7, Y7
+	VPXOR Y5, Y5, Y5
+	XORQ CX, CX
+dsmax:
+	VMOVDQU (DX)(CX*1), Y0
+	VPADDD Y6, Y0, Y1
+	VPADDD Y7, Y0, Y2
+	VPMAXUD Y1, Y5, Y5
+	VPMAXUD Y2, Y5, Y5
+	ADDQ $32, CX
+	CMPQ CX, $256
+	JLT dsmax
+	VEXTRACTI128 $1, Y5, X1
+	VPMAXUD X1, X5, X5
+	VPSHUFD $0x4E, X5, X1
+	VPMAXUD X1, X5, X5
+	VPSHUFD $0xB1, X5, X1
+	VPMAXUD X1, X5, X5
+	VMOVD X5, AX
+	MOVL limit+40(FP), BX
+	CMPL AX, BX
+	JHI dsfail
+	XORQ CX, CX
+dsload:
+	VMOVDQU (DX)(CX*1), Y0
+	VPADDD Y6, Y0, Y1
+	VPADDD Y7, Y0, Y2
+	VPCMPEQD Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPGATHERDD Y3, (SI)(Y1*1), Y4
+	VPCMPEQD Y3, Y3, Y3
+	VPXOR Y8, Y8, Y8
+	VPGATHERDD Y3, (SI)(Y2*1), Y8
+	VMOVDQU Y4, (DI)(CX*1)
+	VMOVDQU Y8, (R9)(CX*1)
+	ADDQ $32, CX
+	CMPQ CX, $256
+	JLT dsload
+	VZEROUPPER
+	MOVB $1, ret+48(FP)
+	RET
+dsfail:
+	VZEROUPPER
+	MOVB $0, ret+48(FP)
+	RET

@@ -131,3 +131,6 @@ func unitCheckAVX2(lo, hi *[64]uint32, stride uint32) bool
 
 //go:noescape
 func bcast32AVX2(d *[64]uint32, s uint32)
+
+//go:noescape
+func dsRead2AVX2(d0, d1 *[64]uint32, lds *byte, v *[64]uint32, off0, off1, limit uint32) bool
