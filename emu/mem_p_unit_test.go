@@ -2,6 +2,7 @@ package emu
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -97,28 +98,10 @@ func TestUnitStrideU8(t *testing.T) {
 	for _, saddr := range []bool{false, true} {
 		for _, base := range []uint64{0, 3, 4096 - 64 - 8} {
 			o := &op{dst: v(4), src: [3]operand{v(0), {}, v(12)}, imm: mU8, offset: 8}
-			for l := 0; l < 64; l++ {
-				a := buf.Base + base + uint64(l)
-				if saddr {
-					w.v[l] = uint32(a - buf.Base)
-				} else {
-					w.v[l], w.v[64+l] = uint32(a), uint32(a>>32)
-				}
-			}
-			if saddr {
-				o.src[1] = s(20)
-				w.sets64(20, buf.Base)
-			}
-			clear(w.v[4*64 : 5*64])
-			if !w.loadUnit(o) {
-				t.Fatalf("saddr=%v base=%d: fast path not taken", saddr, base)
-			}
-			fast := append([]uint32(nil), w.v[4*64:5*64]...)
-			clear(w.v[4*64 : 5*64])
-			w.globalAddrs(o, ^uint64(0))
-			w.memLoad(o, ^uint64(0), mU8, &o.dst)
-			if !slices.Equal(fast, w.v[4*64:5*64]) {
-				t.Fatalf("saddr=%v base=%d: fast %#x, general %#x", saddr, base, fast[:4], w.v[4*64:4*64+4])
+			setLaneAddrs(w, o, buf, saddr, func(l int) uint64 { return base + uint64(l) })
+			what := fmt.Sprintf("saddr=%v base=%d", saddr, base)
+			if fast, gen := loadFastAndGeneral(t, w, o, w.loadUnit, what); !slices.Equal(fast, gen) {
+				t.Fatalf("%s: fast %#x, general %#x", what, fast[:4], gen[:4])
 			}
 			if base == 4096-64-8 {
 				o.offset = 9 // the last byte would be one past the region
@@ -212,29 +195,13 @@ func TestGatherMatchesGeneral(t *testing.T) {
 	for name, at := range patterns {
 		for _, saddr := range []bool{false, true} {
 			o := &op{dst: v(4), src: [3]operand{v(0), {}, v(5)}, imm: mB32, offset: 8}
+			setLaneAddrs(w, o, buf, saddr, at)
 			for l := 0; l < 64; l++ {
-				a := buf.Base + at(l)
-				if saddr {
-					w.v[l] = uint32(at(l))
-				} else {
-					w.v[l], w.v[64+l] = uint32(a), uint32(a>>32)
-				}
 				w.v[5*64+l] = g.next()
 			}
-			if saddr {
-				o.src[1] = s(20)
-				w.sets64(20, buf.Base)
-			}
-			clear(w.v[4*64 : 5*64])
-			if !w.loadGather(o) {
-				t.Fatalf("%s saddr=%v: gather load not taken", name, saddr)
-			}
-			fast := append([]uint32(nil), w.v[4*64:5*64]...)
-			clear(w.v[4*64 : 5*64])
-			w.globalAddrs(o, ^uint64(0))
-			w.memLoad(o, ^uint64(0), mB32, &o.dst)
-			if !slices.Equal(fast, w.v[4*64:5*64]) {
-				t.Fatalf("%s saddr=%v: gather load differs", name, saddr)
+			what := fmt.Sprintf("%s saddr=%v", name, saddr)
+			if fast, gen := loadFastAndGeneral(t, w, o, w.loadGather, what); !slices.Equal(fast, gen) {
+				t.Fatalf("%s: gather load differs", what)
 			}
 			before := append([]byte(nil), buf.Data...)
 			if !w.storeGather(o) {
@@ -321,4 +288,37 @@ func TestRecentRegions(t *testing.T) {
 	if w.rdata != nil || w.rend != 0 {
 		t.Error("pooled wave kept its current region")
 	}
+}
+
+// setLaneAddrs points o's 64 lanes at region offsets at(l) of buf: an SGPR
+// base (s20) with VGPR offsets in v0 when saddr is set, else VGPR address
+// pairs in v0:v1.
+func setLaneAddrs(w *wave, o *op, buf Region, saddr bool, at func(l int) uint64) {
+	for l := 0; l < 64; l++ {
+		a := buf.Base + at(l)
+		if saddr {
+			w.v[l] = uint32(at(l))
+		} else {
+			w.v[l], w.v[64+l] = uint32(a), uint32(a>>32)
+		}
+	}
+	if saddr {
+		o.src[1] = s(20)
+		w.sets64(20, buf.Base)
+	}
+}
+
+// loadFastAndGeneral runs the fast load path fast (failing the test if it
+// declines), then the general path, into v4, and returns both results.
+func loadFastAndGeneral(t *testing.T, w *wave, o *op, fast func(o *op) bool, what string) (f, g []uint32) {
+	t.Helper()
+	clear(w.v[4*64 : 5*64])
+	if !fast(o) {
+		t.Fatalf("%s: fast path not taken", what)
+	}
+	f = append([]uint32(nil), w.v[4*64:5*64]...)
+	clear(w.v[4*64 : 5*64])
+	w.globalAddrs(o, ^uint64(0))
+	w.memLoad(o, ^uint64(0), o.imm, &o.dst)
+	return f, w.v[4*64 : 5*64]
 }
