@@ -142,6 +142,7 @@ func buildOp(in *isa.Inst) (*op, error) {
 	}
 	o := &op{fn: sem.fn, n: in.Len, class: sem.class}
 	m := &in.Mod
+	o.post = postKind(name, sem.class, m.Flags&isa.FlagGLC != 0)
 	o.neg, o.abs, o.opsel, o.opselh = m.Neg, m.Abs, m.OpSel, m.OpSelHi
 	if in.Enc == isa.EncVOP3P {
 		o.abs = m.NegHi // VOP3P has no abs; runners read neg_hi from o.abs
@@ -348,7 +349,7 @@ func wrapDPP(in *isa.Inst, inner *op) (*op, error) {
 		return nil, notImplemented(in, fmt.Sprintf("dpp_ctrl %#x", a.ctrl))
 	}
 	inner.src[0] = operand{kind: kTmp, idx: 6}
-	o := &op{fn: execDPP, n: inner.n, class: inner.class, aux: &opAux{dpp: a}}
+	o := &op{fn: execDPP, n: inner.n, class: inner.class, post: inner.post, aux: &opAux{dpp: a}}
 	return o, nil
 }
 
@@ -367,5 +368,5 @@ func wrapSDWA(in *isa.Inst, inner *op, name string) (*op, error) {
 			inner.src[2] = a.dst
 		}
 	}
-	return &op{fn: execSDWA, n: inner.n, class: inner.class, aux: &opAux{sdwa: a}}, nil
+	return &op{fn: execSDWA, n: inner.n, class: inner.class, post: inner.post, aux: &opAux{sdwa: a}}, nil
 }

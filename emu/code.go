@@ -13,6 +13,7 @@ type op struct {
 	fn    func(w *wave, o *op)
 	n     uint8 // length in bytes
 	class uint8 // ClassSALU …
+	post  uint8 // what a wave holding posted atomic adds does before it (postFlush …)
 
 	// Scalar and vector destinations and sources, pre-resolved.
 	dst  operand

@@ -23,7 +23,13 @@
 // private aperture (0x0002_0000_0000_0000) reach scratch, which this package
 // owns: one swizzled slot per resident wave (element size 4, index stride 64,
 // ADD_TID), the same bytes through MUBUF with the private-segment V# and
-// through FLAT/SCRATCH with FLAT_SCRATCH.
+// through FLAT/SCRATCH with FLAT_SCRATCH. Global atomics are host atomics
+// on the translated address; two kinds are combined first. A 32-bit add or
+// subtract issues one host atomic per distinct address (atomic.go
+// addCombined). Without GLC the adds are also posted: the wave keeps them,
+// summed per address, until it leaves the run loop or runs an instruction
+// that could observe or publish them (atomic_post.go; the memory-model
+// argument is there).
 //
 // Floating point follows DESIGN.md "Floating point": no accidental FMA
 // contraction, exactly rounded FMAs, saturating float-to-integer

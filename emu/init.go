@@ -241,7 +241,7 @@ func (r *run) startWorkgroup(g *workgroup, idx uint64, slot0 int) {
 		w.state = waveRunning
 		w.pc = s.entry
 		w.scc, w.mode, w.trapsts = 0, s.mode, 0
-		w.gprIdx = false
+		w.slow = 0
 		w.sigOK, w.sigVOK = false, false
 		if len(w.v) != s.vgprs*64 {
 			w.v = make([]uint32, s.vgprs*64)

@@ -523,8 +523,8 @@ func TestGPRIndexMode(t *testing.T) {
 	}
 	w.s[5] = 3
 	exec1(t, w, "s_set_gpr_idx_on", &op{src: [3]operand{s(5), k(1)}}) // index 3, src0 enabled
-	if !w.gprIdx || w.s[sM0]&0xF0FF != 0x1003 {
-		t.Fatalf("M0 %#x gprIdx %v", w.s[sM0], w.gprIdx)
+	if w.slow&slowGPRIdx == 0 || w.s[sM0]&0xF0FF != 0x1003 {
+		t.Fatalf("M0 %#x gprIdx %v", w.s[sM0], w.slow&slowGPRIdx != 0)
 	}
 	o := &op{fn: semantics["v_mov_b32"].fn, class: ClassVALU, dst: v(10), src: [3]operand{v(1)}}
 	w.execIndexed(o)
@@ -532,7 +532,7 @@ func TestGPRIndexMode(t *testing.T) {
 		t.Errorf("indexed v_mov read %d, want v4 = 104", w.v[10*64])
 	}
 	exec1(t, w, "s_set_gpr_idx_off", &op{})
-	if w.gprIdx {
+	if w.slow&slowGPRIdx != 0 {
 		t.Error("s_set_gpr_idx_off left index mode on")
 	}
 }

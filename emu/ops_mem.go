@@ -136,6 +136,12 @@ func (w *wave) atomics(o *op, exec uint64) {
 		d = w.regs(&o.dst, nd/map2(op&^aWide == aCmpSwap))
 	}
 	if base := op &^ aWide; !wide && (base == aAdd || base == aSub) {
+		if o.post == postAdd && w.postAdd(exec, s[0], base == aSub) {
+			return
+		}
+		if w.slow&slowPosted != 0 {
+			w.flushPosted()
+		}
 		var r []uint32
 		if ret {
 			r = d[0]

@@ -531,9 +531,9 @@ func init() {
 	// GPR index mode (execIndexed).
 	defS("s_set_gpr_idx_on", "ii", func(w *wave, o *op) {
 		w.s[sM0] = w.s[sM0]&^0xF0FF | w.sread32(&o.src[0])&0xFF | (w.sread32(&o.src[1])&0xF)<<12
-		w.gprIdx = true
+		w.slow |= slowGPRIdx
 	})
-	defS("s_set_gpr_idx_off", "", func(w *wave, o *op) { w.gprIdx = false })
+	defS("s_set_gpr_idx_off", "", func(w *wave, o *op) { w.slow &^= slowGPRIdx })
 	defS("s_set_gpr_idx_idx", "i", func(w *wave, o *op) { w.s[sM0] = w.s[sM0]&^0xFF | w.sread32(&o.src[0])&0xFF })
 	defS("s_set_gpr_idx_mode", "", func(w *wave, o *op) { w.s[sM0] = w.s[sM0]&^0xF000 | (o.imm&0xF)<<12 })
 	def("s_sendmsg", ClassOther, "", opSendmsg)

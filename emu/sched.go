@@ -311,6 +311,10 @@ func (r *run) slice(g *workgroup) (done, progress bool) {
 				}
 			}
 			w := g.waves[g.cur]
+			if w.slow&slowPosted != 0 {
+				// Adds posted before the fault happened before it.
+				w.flushPosted()
+			}
 			f.Kernel = r.k.Kernel
 			f.Workgroup = g.id
 			f.Wave = w.id
@@ -383,12 +387,29 @@ func (w *wave) exec1() {
 		w.pc += uint64(o.n)
 		w.icount[o.class]++
 		w.since++
-		if w.gprIdx && o.class == ClassVALU {
-			w.execIndexed(o)
+		if w.slow != 0 && w.slowStep(o) {
 			continue
 		}
 		o.fn(w, o)
 	}
+	if w.slow&slowPosted != 0 {
+		w.flushPosted()
+	}
+}
+
+// slowStep is the run loop's step for a wave in a special state (w.slow):
+// it settles posted atomic adds that o must observe or publish (postCheck)
+// and runs o itself when GPR index mode offsets its operands, reporting
+// whether it did.
+func (w *wave) slowStep(o *op) bool {
+	if w.slow&slowPosted != 0 && o.post != postKeep {
+		w.postCheck(o)
+	}
+	if w.slow&slowGPRIdx != 0 && o.class == ClassVALU {
+		w.execIndexed(o)
+		return true
+	}
+	return false
 }
 
 // fetchPage fetches the op at w.pc through the code table (decoding it if
@@ -440,11 +461,13 @@ func (w *wave) exec1Trace() {
 		w.pc += uint64(o.n)
 		w.icount[o.class]++
 		w.since++
-		if w.gprIdx && o.class == ClassVALU {
-			w.execIndexed(o)
+		if w.slow != 0 && w.slowStep(o) {
 			continue
 		}
 		o.fn(w, o)
+	}
+	if w.slow&slowPosted != 0 {
+		w.flushPosted()
 	}
 }
 

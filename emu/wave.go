@@ -37,8 +37,10 @@ type wave struct {
 	lastStore     uint64 // last 64-bit value stored by the wave (ockl event mailbox)
 	lastStoreAddr uint64
 
-	gprIdx bool // s_set_gpr_idx_on: VALU VGPR operands are offset by M0[7:0]
-	idxOp  op   // the current instruction with its operands offset
+	// slow holds the conditions under which the run loop takes its slow
+	// step (slowStep) for every instruction: slowGPRIdx, slowPosted.
+	slow  uint8
+	idxOp op // the current instruction with its operands offset (slowGPRIdx)
 
 	icount [NumClasses]uint64
 	loaded uint64
@@ -56,7 +58,14 @@ type wave struct {
 	mfma  []uint32       // MFMA accumulator scratch (allocated on first use)
 	addrs [64]uint64
 	comb  combineScratch // addCombined
+	post  postedAdds     // posted atomic adds (postAdd)
 }
+
+// wave.slow bits.
+const (
+	slowGPRIdx = 1 << iota // s_set_gpr_idx_on: VALU VGPR operands are offset by M0[7:0]
+	slowPosted             // the wave holds posted atomic adds (postAdd)
+)
 
 // exec returns the EXEC mask.
 func (w *wave) exec() uint64 { return uint64(w.s[sEXECLo]) | uint64(w.s[sEXECHi])<<32 }
