@@ -166,6 +166,17 @@ func TestSuiteTiny(t *testing.T) {
 		t.Logf("PoCL not available: %s", rep.PoCLNote)
 	}
 	for _, r := range rep.Results {
+		if p := r.Rocpu1PerCPU; r.Rocpu1 != nil && len(p) >= 2 {
+			lo, hi, n := p[0].Median, p[0].Median, 0
+			for _, c := range p {
+				lo, hi, n = min(lo, c.Median), max(hi, c.Median), n+c.Runs
+			}
+			if n > len(r.Rocpu1.Runs) || !(r.Rocpu1Time >= lo && r.Rocpu1Time <= hi) {
+				t.Errorf("%s: one-worker runs per CPU %+v, time %v", r.Name, p, r.Rocpu1Time)
+			}
+		} else if r.Rocpu1 != nil && r.Rocpu1Time != r.Rocpu1.Median {
+			t.Errorf("%s: one-worker time %v, want the median %v with runs on one CPU", r.Name, r.Rocpu1Time, r.Rocpu1.Median)
+		}
 		if r.Mismatch != "" {
 			if why, ok := knownBroken[r.Name]; ok {
 				t.Logf("%s (known broken: %s): %s", r.Name, why, r.Mismatch)

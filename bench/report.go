@@ -27,6 +27,22 @@ func timesCell(t *Times) string {
 	return fmt.Sprintf("%s (%s–%s)", ms(t.Median), ms(t.Min), ms(t.Max))
 }
 
+// oneWorkerCell shows a one-worker side: the time the speed-up uses and
+// the medians per CPU with their number of runs.
+func oneWorkerCell(t *Times, one float64, per []CPUTime) string {
+	if len(per) == 0 {
+		return timesCell(t)
+	}
+	s := ms(one) + " ["
+	for i, c := range per {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("CPU%d %s ×%d", c.CPU, ms(c.Median), c.Runs)
+	}
+	return s + "]"
+}
+
 func (r *Report) sizes() []string {
 	var out []string
 	seen := map[string]bool{}
@@ -166,15 +182,17 @@ func (r *Report) Markdown() string {
 	}
 	if len(big) > 0 && big[0].Rocpu1 != nil {
 		p("\n## Worker scaling (%s)\n\n", sz[len(sz)-1])
-		p("Each round of the timed runs also ran rocpu with one worker and, as the native reference, PoCL on one thread (a sub-device of one compute unit).\n\n")
+		p("Each round of the timed runs also ran rocpu with one worker and, as the native reference, PoCL on one thread (a sub-device of one compute unit).")
+		p(" This machine's CPUs need not run a thread equally fast, so the CPU each one-worker run ran on is read from /proc and the medians per CPU are given in brackets; where the runs landed on two or more CPUs the one-worker time is the harmonic mean of those medians (the time on a CPU of average speed), else the median of all runs. The speed-up is that time over the median with %d workers.", r.Workers)
+		p("\n\n")
 		p("| kernel | rocpu 1 worker | rocpu %d workers | rocpu speed-up | PoCL 1 thread | PoCL %d threads | PoCL speed-up |\n|---|---|---|---:|---|---|---:|\n", r.Workers, r.Workers)
 		for _, x := range big {
 			if x.Rocpu1 == nil {
 				continue
 			}
-			p("| %s | %s | %s | %.2f× |", x.Name, timesCell(x.Rocpu1), timesCell(x.Rocpu), x.Scaling)
+			p("| %s | %s | %s | %.2f× |", x.Name, oneWorkerCell(x.Rocpu1, x.Rocpu1Time, x.Rocpu1PerCPU), timesCell(x.Rocpu), x.Scaling)
 			if x.PoCL1 != nil {
-				p(" %s | %s | %.2f× |\n", timesCell(x.PoCL1), timesCell(x.PoCL), x.PoCLScaling)
+				p(" %s | %s | %.2f× |\n", oneWorkerCell(x.PoCL1, x.PoCL1Time, x.PoCL1PerCPU), timesCell(x.PoCL), x.PoCLScaling)
 			} else {
 				p(" — | — | — |\n")
 			}

@@ -91,13 +91,66 @@ type Result struct {
 	InstPerSec   float64           `json:"inst_per_sec"` // at the rocpu median
 	VALUPerSec   float64           `json:"valu_per_sec"`
 	// Rocpu1 is rocpu with one worker (Options.Scaling), Scaling the
-	// speed-up of Workers workers over one.
+	// speed-up of Workers workers over one: Rocpu1Time / Rocpu.Median.
 	Rocpu1  *Times  `json:"rocpu_1_worker,omitempty"`
 	Scaling float64 `json:"scaling,omitempty"`
+	// Rocpu1Time is the one-worker time Scaling uses. A machine's CPUs
+	// need not run one thread equally fast (this VM's two differ by up to
+	// 75% on memory-bound kernels, depending on the minute), a one-worker
+	// run takes the speed of whichever CPU it lands on, and the
+	// Workers-worker run uses them all. So the CPU of each one-worker run
+	// is read from /proc (runCPU; the run is not moved), and when runs
+	// landed on two or more CPUs the one-worker time is the harmonic mean
+	// of the per-CPU medians (Rocpu1PerCPU): the time on a CPU of average
+	// speed, against which Workers workers ideally gain exactly Workers×.
+	// Otherwise it is Rocpu1.Median.
+	Rocpu1Time   float64   `json:"rocpu_1_worker_time,omitempty"`
+	Rocpu1PerCPU []CPUTime `json:"rocpu_1_worker_per_cpu,omitempty"`
 	// PoCL1 is PoCL on one thread (a one-compute-unit sub-device), and
-	// PoCLScaling its Workers-thread speed-up: the native reference.
-	PoCL1       *Times  `json:"pocl_1_thread,omitempty"`
-	PoCLScaling float64 `json:"pocl_scaling,omitempty"`
+	// PoCLScaling its Workers-thread speed-up: the native reference, its
+	// one-thread time taken as rocpu's (PoCL1Time, PoCL1PerCPU).
+	PoCL1       *Times    `json:"pocl_1_thread,omitempty"`
+	PoCLScaling float64   `json:"pocl_scaling,omitempty"`
+	PoCL1Time   float64   `json:"pocl_1_thread_time,omitempty"`
+	PoCL1PerCPU []CPUTime `json:"pocl_1_thread_per_cpu,omitempty"`
+}
+
+// CPUTime is the median of the one-worker runs confined to one CPU.
+type CPUTime struct {
+	CPU    int     `json:"cpu"`
+	Median float64 `json:"median"`
+	Runs   int     `json:"runs"`
+}
+
+// oneWorkerTime is the one-worker time of runs taken on cpus[i] (-1:
+// unknown): the harmonic mean of the per-CPU medians of the runs whose CPU
+// is known when they ran on two or more CPUs, else the median of all runs;
+// and the per-CPU medians.
+func oneWorkerTime(runs []float64, cpus []int) (float64, []CPUTime) {
+	by := map[int][]float64{}
+	var order []int
+	for i, t := range runs {
+		c := cpus[i]
+		if c < 0 {
+			continue
+		}
+		if by[c] == nil {
+			order = append(order, c)
+		}
+		by[c] = append(by[c], t)
+	}
+	sort.Ints(order)
+	var per []CPUTime
+	inv := 0.0
+	for _, c := range order {
+		m := summarize(by[c]).Median
+		per = append(per, CPUTime{CPU: c, Median: m, Runs: len(by[c])})
+		inv += 1 / m
+	}
+	if len(per) < 2 {
+		return summarize(runs).Median, per
+	}
+	return float64(len(order)) / inv, per
 }
 
 // NsPerElement is rocpu's median time per element.
@@ -309,6 +362,14 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 		reps = max(reps, 21) // short runs: more samples
 	}
 	var pt, rt, pc, rcpu, allocs, pt1, rt1 []float64
+	var cpus1, pcpus1 []int // the CPU each one-worker run ran on, or -1
+	// oneSide times a one-worker side and notes the CPU it ran on.
+	oneSide := func(in Instance, cpus *[]int) (float64, error) {
+		a := sampleThreads()
+		t, _, err := timeRun(ctx, in)
+		*cpus = append(*cpus, runCPU(a, sampleThreads()))
+		return t, err
+	}
 	for i := 0; i < reps; i++ {
 		if pi != nil {
 			t, c, err := timeRun(ctx, pi)
@@ -325,14 +386,14 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 		rt, rcpu = append(rt, t), append(rcpu, c)
 		allocs = append(allocs, float64(mallocs()-m0))
 		if pi1 != nil {
-			t, _, err := timeRun(ctx, pi1)
+			t, err := oneSide(pi1, &pcpus1)
 			if err != nil {
 				return nil, err
 			}
 			pt1 = append(pt1, t)
 		}
 		if ri1 != nil {
-			t, _, err := timeRun(ctx, ri1)
+			t, err := oneSide(ri1, &cpus1)
 			if err != nil {
 				return nil, err
 			}
@@ -359,11 +420,13 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 	res.VALUPerSec = float64(stats.Instructions[emu.ClassVALU]) / res.Rocpu.Median
 	if ri1 != nil {
 		res.Rocpu1 = summarize(rt1)
-		res.Scaling = res.Rocpu1.Median / res.Rocpu.Median
+		res.Rocpu1Time, res.Rocpu1PerCPU = oneWorkerTime(rt1, cpus1)
+		res.Scaling = res.Rocpu1Time / res.Rocpu.Median
 	}
 	if pi1 != nil && res.PoCL != nil {
 		res.PoCL1 = summarize(pt1)
-		res.PoCLScaling = res.PoCL1.Median / res.PoCL.Median
+		res.PoCL1Time, res.PoCL1PerCPU = oneWorkerTime(pt1, pcpus1)
+		res.PoCLScaling = res.PoCL1Time / res.PoCL.Median
 	}
 	line := fmt.Sprintf("%-12s %-6s rocpu %9.3f ms (cpu %9.3f ms)", b.Name, s, res.Rocpu.Median*1e3, res.RocpuCPU*1e3)
 	if res.PoCL != nil {
