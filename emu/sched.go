@@ -115,16 +115,12 @@ func (r *run) setFault(f *Fault) {
 }
 
 func (r *run) execute() error {
-	stop := make(chan struct{})
-	defer close(stop)
 	if r.ctx != nil && r.ctx.Done() != nil {
-		go func() {
-			select {
-			case <-r.ctx.Done():
-				r.abort.Store(true)
-			case <-stop:
-			}
-		}()
+		// No watcher goroutine: at a dispatch's start it would compete
+		// with the workers for a P (runtime/trace of matmul medium: the
+		// second worker started after it).
+		stop := context.AfterFunc(r.ctx, func() { r.abort.Store(true) })
+		defer stop()
 	}
 	var wgw sync.WaitGroup
 	for i := 0; i < r.workers; i++ {
