@@ -10,11 +10,12 @@ import (
 // whenever one of the watched signals is written (or another runtime
 // event broadcasts) and at the polling interval, or until ctx ends.
 func (r *Runtime) waitCond(ctx context.Context, watched []*Signal, done func() (bool, error)) error {
-	return r.waitCondPoll(ctx, watched, done, pollMax)
+	return r.waitCondPoll(ctx, watched, done, pollMin, pollMax)
 }
 
-// waitCondPoll is waitCond re-checking done at least every maxPoll.
-func (r *Runtime) waitCondPoll(ctx context.Context, watched []*Signal, done func() (bool, error), maxPoll time.Duration) error {
+// waitCondPoll is waitCond re-checking done after firstPoll, then at
+// doubling intervals up to maxPoll.
+func (r *Runtime) waitCondPoll(ctx context.Context, watched []*Signal, done func() (bool, error), firstPoll, maxPoll time.Duration) error {
 	st := &r.sig
 	if ok, err := done(); ok || err != nil {
 		return err
@@ -27,7 +28,7 @@ func (r *Runtime) waitCondPoll(ctx context.Context, watched []*Signal, done func
 	}
 	t := time.NewTimer(time.Hour)
 	defer t.Stop()
-	poll := pollMin
+	poll := firstPoll
 	for {
 		ch := st.anyChan()
 		if ok, err := done(); ok || err != nil {
@@ -39,7 +40,7 @@ func (r *Runtime) waitCondPoll(ctx context.Context, watched []*Signal, done func
 		t.Reset(poll)
 		select {
 		case <-ch:
-			poll = pollMin
+			poll = firstPoll
 		case <-t.C:
 			poll = min(2*poll, maxPoll)
 		case <-ctx.Done():

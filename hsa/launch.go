@@ -164,7 +164,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	// Short kernels finish within a brief spin; longer ones block.
 	fin, err := ls.spin()
 	if !fin && err == nil {
-		err = r.waitCondPoll(ctx, []*Signal{done}, ls.finished, launchPollMax)
+		err = r.waitCondPoll(ctx, []*Signal{done}, ls.finished, launchPollMax, launchPollMax)
 	}
 	if ctx.Err() != nil && err != nil && errors.Is(err, ctx.Err()) {
 		// The packet may still run: free its memory only once it cannot.
@@ -184,7 +184,11 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 // completion signal. Only the packet processor writes that signal, and its
 // stores (and a queue failure) wake Launch, so the look is a safety net:
 // at waitCond's 2 ms a long dispatch woke the waiting goroutine 500 times
-// a second, each time taking a CPU from a worker.
+// a second, each time taking a CPU from a worker. The first look is as
+// late: a back-off from 50 µs woke it about 12 times in a dispatch's first
+// 200 ms (runtime/trace, vector_add large), and while the workers hold
+// every P each wake-up waits for a worker's preemption and then costs that
+// worker a thread hand-off.
 const launchPollMax = 100 * time.Millisecond
 
 // launchState is what one Launch's packet uses.
