@@ -67,6 +67,7 @@ func rocpu_init() status {
 	if err != nil {
 		return fail("hsa_init", err)
 	}
+	cfg.CDoorbells = true // HIP rings doorbells from C
 	r, err := hsa.Open(cfg)
 	if err != nil {
 		return fail("hsa_init", err)

@@ -78,6 +78,7 @@ type Queue struct {
 	disp   emu.Dispatch // the packet processor's dispatch description, reused
 
 	idlePoll time.Duration // the processor's current fallback poll (its goroutine only)
+	idleT    *time.Timer   // the processor's poll timer (waitDoorbell without futex)
 	soft     bool          // a soft queue: the application processes its packets
 }
 
@@ -472,7 +473,7 @@ func (q *Queue) run() {
 // stops or a poll interval passes.
 func (q *Queue) waitDoorbell(ready func() bool) {
 	db := q.doorbell
-	if haveFutex {
+	if haveFutex && q.rt.cfg.CDoorbells {
 		// Sleep in the kernel: a doorbell rung from C (HIP) then wakes
 		// this thread directly, with no cgo callback into Go's
 		// scheduler (see Signal.sleep).
@@ -499,14 +500,18 @@ func (q *Queue) waitDoorbell(ready func() bool) {
 	// Rings wake the processor; the timer only catches doorbell writes
 	// that wake nobody, so the sleep is idlePollMax at once.
 	q.idlePoll = idlePollMax
-	t := time.NewTimer(q.idlePoll)
-	defer t.Stop()
+	if q.idleT == nil {
+		q.idleT = time.NewTimer(q.idlePoll)
+	} else {
+		q.idleT.Reset(q.idlePoll)
+	}
 	select {
 	case <-ch:
 		q.idlePoll = 0
 	case <-q.ctx.Done():
-	case <-t.C:
+	case <-q.idleT.C:
 	}
+	q.idleT.Stop()
 }
 
 // spin polls the write index for up to processorSpin after a packet

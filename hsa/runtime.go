@@ -71,6 +71,16 @@ type Config struct {
 	// PrintfBufferSize is the size of the printf buffer Launch allocates
 	// for kernels that use printf; 0 means 1 MiB.
 	PrintfBufferSize uint64
+	// CDoorbells says C code also rings the queues' doorbells (the C
+	// library sets it): an idle packet processor then sleeps in futex(2),
+	// which a store from C wakes without entering Go. Otherwise it waits
+	// on a Go channel, which holds no P while it waits. To Go, futex is an
+	// ordinary system call: the sleeping goroutine keeps its P until
+	// sysmon takes it back, up to 10 ms later, and a worker of another
+	// queue's dispatch waits for that P (runtime/trace, matmul medium with
+	// a second runtime's processor asleep: the second worker started 4 ms
+	// into a 4 ms dispatch).
+	CDoorbells bool
 }
 
 // ConfigFromEnv returns a Config from the environment:
