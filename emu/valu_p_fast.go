@@ -393,6 +393,13 @@ func pCndmask(w *wave, o *op, generic func(w *wave, o *op)) {
 		cndmaskSVAVX2(d, w.sread32(&o.src[0]), w.lanes(&o.src[1]), m)
 	case haveAVX2 && isVec(o.src[0].kind):
 		cndmaskVSAVX2(d, w.lanes(&o.src[0]), w.sread32(&o.src[1]), m)
+	case haveAVX2:
+		// Two uniform values (a boolean to 0/1: a border test's
+		// v_cndmask_b32_e64 v, 0, 1, vcc): src1 broadcast, then the
+		// scalar-vector blend.
+		t := &w.tmp[11]
+		bcast32AVX2(t, w.sread32(&o.src[1]))
+		cndmaskSVAVX2(d, w.sread32(&o.src[0]), t, m)
 	case isVec(o.src[0].kind) && isVec(o.src[1].kind):
 		a, b := w.lanes(&o.src[0]), w.lanes(&o.src[1])
 		for l := 0; l < 64; l += 8 {
