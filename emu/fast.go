@@ -84,6 +84,11 @@ func fastF32(w *wave, o *op, generic func(w *wave, o *op), kind int) {
 		}
 	case 3: // fma: c is src[2]
 		c := w.fsrc32(o, 2)[:64]
+		if exec == ^uint64(0) && haveFMA {
+			// The host's FMA is the IEEE operation fma32 computes.
+			f32FmaAVX2(f32Lanes(d), f32Lanes(a), f32Lanes(b), f32Lanes(c))
+			return
+		}
 		for l := 0; l < 64; l++ {
 			if exec>>l&1 != 0 {
 				d[l] = u32(fma32(f32(a[l]), f32(b[l]), f32(c[l]), rndNearest))

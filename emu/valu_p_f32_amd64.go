@@ -100,6 +100,16 @@ func cpuHasAVX2() bool
 
 var haveAVX2 = haveAVX && cpuHasAVX2()
 
+// f32FmaAVX2 is fastF32's v_fma_f32 for EXEC all ones (valu_p_fma_amd64.s):
+// the host's fused multiply-add, eight lanes per instruction.
+//
+//go:noescape
+func f32FmaAVX2(d, a, b, c *[64]float32)
+
+func cpuHasFMA() bool
+
+var haveFMA = haveAVX2 && cpuHasFMA()
+
 // The add with carry of pAddCo (valu_p_addco_amd64.s): d = a + b + cin per
 // lane, returning the carry-out mask.
 

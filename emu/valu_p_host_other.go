@@ -6,6 +6,10 @@ package emu
 
 const haveAVX = false
 
+const haveFMA = false
+
+func f32FmaAVX2(d, a, b, c *[64]float32) { panic("emu: no FMA") }
+
 func unaryF32AllHost(kind int, d, a *[64]uint32)             { unaryF32AllGo(kind, d, a) }
 func f32AddVVHost(d, a, b *[64]float32)                      { f32AddVVGo(d, a, b) }
 func f32AddSVHost(d *[64]float32, s float32, b *[64]float32) { f32AddSVGo(d, s, b) }
