@@ -163,13 +163,18 @@ func fract32(x float32) float32 {
 	return r
 }
 
+// ldexp32 is a·2^e rounded once to f32. With e clamped to ±300 the f64
+// product of a and 2^e is exact (its exponent stays within ±450, normal in
+// f64), so the conversion is the only rounding, as with math.Ldexp; the
+// multiplication is several times faster (v_div_scale and v_ldexp in
+// blackscholes' divisions: 8% of its profile through math.Ldexp).
 func ldexp32(a float32, e int32) float32 {
 	if e > 300 {
 		e = 300
 	} else if e < -300 {
 		e = -300
 	}
-	return float32(math.Ldexp(float64(a), int(e)))
+	return float32(float64(a) * math.Float64frombits(uint64(int64(e)+1023)<<52))
 }
 
 func rcp32(a float32) float32 { return float32(1 / float64(a)) }
