@@ -201,15 +201,25 @@ func (w *wave) postCheck(o *op) {
 		if exec == 0 {
 			return
 		}
-		if o.post == postLoadGlobal {
-			w.globalAddrs(o, exec)
+		var lo, hi uint64
+		if exec == ^uint64(0) && haveAVX2 && o.post == postLoadGlobal && o.src[1].kind == kSGPR && o.src[0].kind == kVGPR {
+			// saddr + zero-extended vaddr: the range is the base plus
+			// the vaddr's minimum and maximum (a histogram's byte loads
+			// pass here every iteration).
+			base := w.sread64(&o.src[1]) + uint64(int64(o.offset))
+			mn, mx := minmaxU32AVX2((*[64]uint32)(w.vdst(&o.src[0])))
+			lo, hi = base+uint64(mn), base+uint64(mx)
 		} else {
-			w.flatAddrs(o, exec)
-		}
-		lo, hi := ^uint64(0), uint64(0)
-		for m := exec; m != 0; m &= m - 1 {
-			a := w.addrs[bits.TrailingZeros64(m)]
-			lo, hi = min(lo, a), max(hi, a)
+			if o.post == postLoadGlobal {
+				w.globalAddrs(o, exec)
+			} else {
+				w.flatAddrs(o, exec)
+			}
+			lo, hi = ^uint64(0), 0
+			for m := exec; m != 0; m &= m - 1 {
+				a := w.addrs[bits.TrailingZeros64(m)]
+				lo, hi = min(lo, a), max(hi, a)
+			}
 		}
 		if hi < hi+16 && (hi+16 <= w.post.lo || lo >= w.post.end) {
 			return

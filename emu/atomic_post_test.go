@@ -271,3 +271,48 @@ func TestPostedAddsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestPostedAddsSaddrLoad: a GLOBAL load with an SGPR base and a 32-bit
+// vaddr (the range from the vaddr's minimum and maximum) lets posted adds
+// stay when it reads elsewhere and performs them first when it reaches
+// them.
+func TestPostedAddsSaddrLoad(t *testing.T) {
+	encLoadSaddr := []byte{0x00, 0x80, 0x50, 0xdc, 0x05, 0x00, 0x02, 0x04} // global_load_dword v4, v5, s[2:3]
+	h := newPostHarness(t)
+	w := h.w
+	mem := w.r.dev.cfg.Memory.(*testMem)
+	bins := mem.alloc(t, 4096, false)
+	other := mem.alloc(t, 4096, false)
+	h.setAddrs(bins.Base, func(l int) uint64 { return 4 * uint64(l%5) }, func(int) uint32 { return 2 })
+	h.step(encAtomicAdd)
+	// Elsewhere: other[4·l].
+	w.s[2], w.s[3] = uint32(other.Base), uint32(other.Base>>32)
+	for l := 0; l < 64; l++ {
+		w.v[5*64+l] = 4 * uint32(l)
+		le.PutUint32(other.Data[4*l:], uint32(1000+l))
+	}
+	h.step(encLoadSaddr)
+	if !h.posted() || w.v[4*64+9] != 1009 {
+		t.Fatalf("a load elsewhere: posted %v, lane 9 read %d (want 1009)", h.posted(), w.v[4*64+9])
+	}
+	// The bins through a base 64 bytes below them (only the base plus the
+	// vaddr is an address): the range reaches the bins, so the adds go
+	// first and the load sees them.
+	w.s[2], w.s[3] = uint32(bins.Base-64), uint32((bins.Base-64)>>32)
+	for l := 0; l < 64; l++ {
+		w.v[5*64+l] = 64 + 4*uint32(l%5)
+	}
+	h.step(encLoadSaddr)
+	if h.posted() {
+		t.Fatal("a load reaching the window left the adds posted")
+	}
+	for l := 0; l < 5; l++ {
+		want := uint32(0)
+		for k := l; k < 64; k += 5 {
+			want += 2
+		}
+		if w.v[4*64+l] != want {
+			t.Errorf("lane %d read bin %d = %d, want %d", l, l, w.v[4*64+l], want)
+		}
+	}
+}
