@@ -108,6 +108,12 @@ func f32FmaAVX2(d, a, b, c *[64]float32)
 
 func cpuHasFMA() bool
 
+// mad64AVX2 is pMad64's v_mad_u64_u32 for EXEC all ones
+// (valu_p_mad64_amd64.s); it returns the carry-out mask.
+//
+//go:noescape
+func mad64AVX2(dlo, dhi, a, b, clo, chi *[64]uint32) uint64
+
 var haveFMA = haveAVX2 && cpuHasFMA()
 
 // The add with carry of pAddCo (valu_p_addco_amd64.s): d = a + b + cin per

@@ -974,6 +974,10 @@ func pMad64(w *wave, o *op, generic func(w *wave, o *op)) {
 	clo, chi := w.vsrc64(&o.src[2], &w.tmp[2], &w.tmp[5])
 	cl, ch := (*[64]uint32)(clo), (*[64]uint32)(chi)
 	dlo, dhi := w.lanes64(&o.dst)
+	if haveAVX2 {
+		w.swrite64(&o.sdst, mad64AVX2(dlo, dhi, a, b, cl, ch))
+		return
+	}
 	var cout uint64
 	for l := range dlo {
 		s, c := bits.Add64(uint64(a[l])*uint64(b[l]), uint64(cl[l])|uint64(ch[l])<<32, 0)

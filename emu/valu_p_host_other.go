@@ -8,6 +8,8 @@ const haveAVX = false
 
 const haveFMA = false
 
+func mad64AVX2(dlo, dhi, a, b, clo, chi *[64]uint32) uint64 { panic("emu: no AVX2") }
+
 func f32FmaAVX2(d, a, b, c *[64]float32) { panic("emu: no FMA") }
 
 func unaryF32AllHost(kind int, d, a *[64]uint32)             { unaryF32AllGo(kind, d, a) }
