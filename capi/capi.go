@@ -5,6 +5,8 @@ package capi
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+extern int rocpu_wake_fd; // hsa_signal.c
 */
 import "C"
 
@@ -68,6 +70,9 @@ func rocpu_init() status {
 		return fail("hsa_init", err)
 	}
 	cfg.CDoorbells = true // HIP rings doorbells from C
+	// Before any queue exists: C stores wake idle packet processors
+	// through this eventfd (hsa.WakeFD).
+	C.rocpu_wake_fd = C.int(hsa.WakeFD())
 	r, err := hsa.Open(cfg)
 	if err != nil {
 		return fail("hsa_init", err)

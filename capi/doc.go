@@ -14,10 +14,13 @@
 // the amd_signal_t and amd_queue_t structures. After updating a signal C
 // reads the two watcher counts package hsa keeps in the ABI struct's
 // padding (reserved1: goroutines on Go channels; reserved3[0]: threads
-// sleeping in futex(2), including the queue's packet processor on its
-// doorbell): it wakes sleepers itself with FUTEX_WAKE and enters Go only
-// when a goroutine watches, so HIP's doorbell store and the completion
-// store cost no cgo call. Waits check the value, spin for up to 20 µs
+// sleeping in futex(2) in its low half, and in its high half idle packet
+// processors waiting for their doorbell): it wakes futex sleepers itself
+// with FUTEX_WAKE, wakes idle processors by writing to an eventfd that a
+// goroutine reads through Go's netpoller (hsa/pollwake.go: an idle
+// processor then holds none of Go's Ps), and enters Go only when a
+// goroutine watches, so HIP's doorbell store and the completion store cost
+// no cgo call. Waits check the value, spin for up to 20 µs
 // (yielding the CPU), then sleep in futex(2) on the signal's wake
 // sequence, polling at 50 µs–2 ms for stores that wake nobody; only a
 // destroyed signal's wait goes to Go. Package latency measures the

@@ -34,18 +34,35 @@ static inline volatile int64_t *sigval(hsa_signal_t s) {
 // watch a signal on a Go channel (waiters, wait-any, async handlers,
 // barrier packets) in amd_signal_t.reserved1 — those need a call into Go —
 // and the threads that sleep in futex(2) (C waits after their spin, and a
-// packet processor blocked on its doorbell) in reserved3[0]; those are
-// woken here by bumping the wake sequence reserved3[1] and waking that
-// word (hsa.Signal.sleep). Both kinds raise their count before re-reading
+// packet processor blocked on its doorbell where there is no eventfd) in
+// reserved3[0]; those are woken here by bumping the wake sequence
+// reserved3[1] and waking that word (hsa.Signal.sleep). All kinds raise
+// their count before re-reading
 // the value; the fence orders our value update before the loads of the
 // counts (Dekker's protocol), so a zero count means the watcher will see
 // the new value and no wake-up is lost.
+//
+// The low half of reserved3[0] counts those futex sleepers; its high half
+// counts packet processors that wait on a Go channel instead (poll
+// sleepers, hsa/pollwake.go: they hold none of Go's Ps while idle). For
+// those, a write to the process-wide eventfd rocpu_wake_fd wakes a
+// goroutine blocked in Go's netpoller, again without a call into Go.
+int rocpu_wake_fd = -1;
+
 static inline void wake(hsa_signal_t s) {
   amd_signal_t *a = (amd_signal_t *)(uintptr_t)s.handle;
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  if (__atomic_load_n(&a->reserved3[0], __ATOMIC_SEQ_CST) != 0) {
+  uint32_t n = __atomic_load_n(&a->reserved3[0], __ATOMIC_SEQ_CST);
+  if ((n & 0xffff) != 0) {
     __atomic_fetch_add(&a->reserved3[1], 1, __ATOMIC_SEQ_CST);
     syscall(SYS_futex, &a->reserved3[1], FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+  }
+  if ((n >> 16) != 0) {
+    int fd = __atomic_load_n(&rocpu_wake_fd, __ATOMIC_RELAXED);
+    uint64_t one = 1;
+    if (fd >= 0 && write(fd, &one, sizeof one) < 0) {
+      // EAGAIN: the counter is saturated, so a wake-up is pending anyway.
+    }
   }
   if (__atomic_load_n(&a->reserved1, __ATOMIC_SEQ_CST) != 0) rocpu_signal_wake(s.handle);
 }

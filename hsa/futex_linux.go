@@ -35,3 +35,14 @@ func futexWake(addr *uint32) {
 // that shares their CPU (on a loaded machine, the C thread that will ring
 // the doorbell) gets to run.
 func osYield() { syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) }
+
+// newEventFD makes a non-blocking eventfd(2) (for WakeFD), so that reading
+// it through an *os.File goes through Go's netpoller.
+func newEventFD() (int, error) {
+	const efdCloexec, efdNonblock = 0x80000, 0x800
+	fd, _, e := syscall.RawSyscall(syscall.SYS_EVENTFD2, 0, efdCloexec|efdNonblock, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
+}

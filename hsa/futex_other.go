@@ -2,7 +2,10 @@
 
 package hsa
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // haveFutex is false: packet processors block on channels and the C ABI's
 // waits enter Go.
@@ -13,3 +16,5 @@ func futexWait(addr *uint32, val uint32, d time.Duration) bool { return false }
 func futexWake(addr *uint32) {}
 
 func osYield() {}
+
+func newEventFD() (int, error) { return -1, errors.New("no eventfd") }

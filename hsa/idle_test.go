@@ -7,14 +7,15 @@ import (
 	"time"
 )
 
-// TestIdleProcessorWait: an idle packet processor sleeps in futex on its
-// doorbell only when C code may ring it (Config.CDoorbells); otherwise it
-// watches the doorbell from a Go channel, so it holds no P while idle.
-// Either way a packet submitted to the idle queue (Launch rings the
-// doorbell) runs at once, not at the idle poll.
+// TestIdleProcessorWait: an idle packet processor watches its doorbell
+// from a Go channel, so it holds no P while idle; when C code may ring the
+// doorbell (Config.CDoorbells) it is a poll sleeper, woken through the
+// eventfd (pollwake.go), rather than a watcher that C stores would wake
+// with a call into Go. Either way a packet submitted to the idle queue
+// (Launch rings the doorbell) runs at once, not at the idle poll.
 func TestIdleProcessorWait(t *testing.T) {
 	for _, c := range []bool{false, true} {
-		if c && !haveFutex {
+		if c && WakeFD() < 0 {
 			continue
 		}
 		r, err := New(Config{Workers: 2, Stderr: io.Discard, CDoorbells: c})
@@ -42,16 +43,16 @@ func TestIdleProcessorWait(t *testing.T) {
 			// Idle: past the processor's spin.
 			db := q.Doorbell()
 			deadline := time.Now().Add(10 * time.Second)
-			for db.Sleepers()+db.Watchers() == 0 && time.Now().Before(deadline) {
+			for db.Sleepers()+db.Watchers()+db.PollSleepers() == 0 && time.Now().Before(deadline) {
 				time.Sleep(time.Millisecond)
 			}
-			wantSleepers, wantWatchers := 0, 1
+			wantSleepers, wantWatchers, wantPoll := 0, 1, 0
 			if c {
-				wantSleepers, wantWatchers = 1, 0
+				wantSleepers, wantWatchers, wantPoll = 0, 0, 1
 			}
-			if db.Sleepers() != wantSleepers || db.Watchers() != wantWatchers {
-				t.Errorf("CDoorbells %v: idle processor: %d futex sleepers, %d channel watchers; want %d, %d",
-					c, db.Sleepers(), db.Watchers(), wantSleepers, wantWatchers)
+			if db.Sleepers() != wantSleepers || db.Watchers() != wantWatchers || db.PollSleepers() != wantPoll {
+				t.Errorf("CDoorbells %v: idle processor: %d futex sleepers, %d channel watchers, %d poll sleepers; want %d, %d, %d",
+					c, db.Sleepers(), db.Watchers(), db.PollSleepers(), wantSleepers, wantWatchers, wantPoll)
 			}
 			start := time.Now()
 			if err := q.Launch(ctx, sym.Kernel(), [3]uint32{256, 1, 1}, [3]uint32{64, 1, 1}, out, int32(100)); err != nil {

@@ -473,6 +473,17 @@ func (q *Queue) run() {
 // stops or a poll interval passes.
 func (q *Queue) waitDoorbell(ready func() bool) {
 	db := q.doorbell
+	if q.rt.cfg.CDoorbells && WakeFD() >= 0 {
+		// A poll sleeper (pollwake.go): a doorbell rung from C (HIP)
+		// wakes it through the eventfd, and it holds no P meanwhile.
+		ch := db.pollBegin()
+		defer db.pollEnd()
+		if ready() || q.state.Load() != queueActive {
+			return
+		}
+		q.idleWait(ch)
+		return
+	}
 	if haveFutex && q.rt.cfg.CDoorbells {
 		// Sleep in the kernel: a doorbell rung from C (HIP) then wakes
 		// this thread directly, with no cgo callback into Go's
@@ -497,6 +508,12 @@ func (q *Queue) waitDoorbell(ready func() bool) {
 	if ready() || q.state.Load() != queueActive {
 		return
 	}
+	q.idleWait(ch)
+}
+
+// idleWait blocks until ch is closed, the queue stops or the idle poll
+// passes.
+func (q *Queue) idleWait(ch <-chan struct{}) {
 	// Rings wake the processor; the timer only catches doorbell writes
 	// that wake nobody, so the sleep is idlePollMax at once.
 	q.idlePoll = idlePollMax

@@ -135,15 +135,20 @@ func (s *Signal) markDead() {
 func (s *Signal) sleepCount() *uint32 { return &s.s.Reserved3[0] }
 func (s *Signal) wakeSeq() *uint32    { return &s.s.Reserved3[1] }
 
-// Sleepers returns the number of threads sleeping on s
-// (amd_signal_t.reserved3[0]).
-func (s *Signal) Sleepers() int { return int(atomic.LoadUint32(s.sleepCount())) }
+// Sleepers returns the number of threads sleeping on s in futex(2) (the
+// low half of amd_signal_t.reserved3[0]; see pollwake.go for the high).
+func (s *Signal) Sleepers() int { return int(atomic.LoadUint32(s.sleepCount()) & futexSleepers) }
 
-// wakeSleepers wakes the threads sleeping on s, if any.
+// wakeSleepers wakes the threads sleeping on s in futex(2) and the poll
+// sleepers, if any.
 func (s *Signal) wakeSleepers() {
-	if atomic.LoadUint32(s.sleepCount()) != 0 {
+	n := atomic.LoadUint32(s.sleepCount())
+	if n&futexSleepers != 0 {
 		atomic.AddUint32(s.wakeSeq(), 1)
 		futexWake(s.wakeSeq())
+	}
+	if n >= pollSleeper {
+		s.closeCh()
 	}
 }
 
@@ -377,11 +382,19 @@ func (s *Signal) String() string { return fmt.Sprintf("signal %#x", s.addr) }
 
 // broadcast wakes s's waiters and sleepers.
 func (s *Signal) broadcast() {
+	s.closeCh()
+	if atomic.LoadUint32(s.sleepCount())&futexSleepers != 0 {
+		atomic.AddUint32(s.wakeSeq(), 1)
+		futexWake(s.wakeSeq())
+	}
+}
+
+// closeCh wakes the goroutines waiting on s's channel.
+func (s *Signal) closeCh() {
 	s.mu.Lock()
 	close(s.ch)
 	s.ch = make(chan struct{})
 	s.mu.Unlock()
-	s.wakeSleepers()
 }
 
 // wake wakes whoever waits on s: its own waiters, wait-any waiters, async
