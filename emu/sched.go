@@ -40,7 +40,18 @@ type run struct {
 	workers  int
 	resident int
 	chunk    uint64 // workgroups a worker claims at once
+
+	// scratchByWG: scratch slots belong to workgroups (by linear index),
+	// not to a worker's resident slots, so a worker may keep any number of
+	// workgroups resident (a cooperative dispatch, sized for all of them).
+	scratchByWG bool
+	// stuck holds, per worker, 1 + the GWS epoch at which the worker found
+	// no wave it could run and no workgroup it could start, 0 while it
+	// can, or stuckExited once it has finished (run.gwsDeadlock).
+	stuck []atomic.Uint64
 }
+
+const stuckExited = ^uint64(0)
 
 func (d *Device) newRun(ctx context.Context, k *Dispatch) (*run, error) {
 	r := &run{dev: d, k: k, ctx: ctx}
@@ -83,9 +94,23 @@ func (d *Device) newRun(ctx context.Context, k *Dispatch) (*run, error) {
 	if per := (r.totalWG + uint64(r.workers) - 1) / uint64(r.workers); uint64(r.resident) > per {
 		r.resident = int(per)
 	}
+	r.stuck = make([]atomic.Uint64, r.workers)
+	if k.Cooperative {
+		// Every workgroup must be able to be resident at once (their
+		// waves may meet at a GWS barrier), as on the hardware, where the
+		// runtime only launches cooperative grids that fit the device.
+		if waves := r.totalWG * uint64(r.setup.wavesPerWG); waves > uint64(d.cfg.CUs*d.cfg.WavesPerCU) && d.cfg.CUs > 0 && d.cfg.WavesPerCU > 0 {
+			return nil, fmt.Errorf("emu: cooperative dispatch of %d waves exceeds the device's %d wave slots (%d CUs x %d)",
+				waves, d.cfg.CUs*d.cfg.WavesPerCU, d.cfg.CUs, d.cfg.WavesPerCU)
+		}
+		r.scratchByWG = true
+	}
 	// Scratch: one slot per wave that can be resident at once.
 	if r.setup.privateSize > 0 {
 		slots := r.workers * r.resident * r.setup.wavesPerWG
+		if r.scratchByWG {
+			slots = int(r.totalWG) * r.setup.wavesPerWG
+		}
 		r.slotSize = (r.setup.privateSize*64 + 1023) &^ 1023
 		a, err := d.getScratch(slots * int(r.slotSize))
 		if err != nil {
@@ -145,12 +170,14 @@ func (r *run) execute() error {
 }
 
 // worker runs workgroups: it keeps up to r.resident of them and time-slices
-// them, starting new ones in linear order as slots free up.
+// them, starting new ones in linear order as slots free up, and more while
+// resident waves wait at a GWS barrier or semaphore (gwsIdle).
 func (r *run) worker(id int) {
 	slots := make([]*workgroup, r.resident)
 	active := make([]bool, r.resident)
 	var stats Counters
 	defer func() {
+		r.stuck[id].Store(stuckExited)
 		for _, g := range slots {
 			if g != nil {
 				r.dev.putWorkgroup(g)
@@ -164,6 +191,8 @@ func (r *run) worker(id int) {
 	idle := 0
 	var lo, hi uint64 // claimed workgroups not started yet
 	for {
+		// The GWS epoch before this pass's readiness checks (gwsDeadlock).
+		epoch := r.dev.gws.epoch.Load()
 		n := 0
 		for i := range slots {
 			if !active[i] && !exhausted {
@@ -180,7 +209,11 @@ func (r *run) worker(id int) {
 					if slots[i] == nil {
 						slots[i] = r.dev.getWorkgroup()
 					}
-					r.startWorkgroup(slots[i], idx, (id*r.resident+i)*r.setup.wavesPerWG)
+					slot := (id*r.resident + i) * r.setup.wavesPerWG
+					if r.scratchByWG {
+						slot = int(idx) * r.setup.wavesPerWG
+					}
+					r.startWorkgroup(slots[i], idx, slot)
 					active[i] = true
 					stats.Workgroups++
 					stats.Waves += uint64(slots[i].nwaves)
@@ -221,6 +254,10 @@ func (r *run) worker(id int) {
 		// (the host answering a hostcall, another worker's workgroup):
 		// yield the processor rather than burn it, sleeping briefly after
 		// a run of idle passes.
+		if idlePass && r.gwsIdle(&slots, &active, exhausted || lo == hi && r.next.Load() >= r.totalWG, id, epoch) {
+			// A workgroup was admitted beside ones waiting at GWS.
+			idlePass = false
+		}
 		if idlePass {
 			idle++
 			if idle > 64 {
@@ -271,12 +308,17 @@ func (r *run) stopFault(g *workgroup) {
 		r.fault = &Fault{Kind: FaultCanceled, Kernel: r.k.Kernel, Wave: -1, Lane: -1, Detail: r.ctx.Err().Error(), err: r.ctx.Err()}
 	}
 	f := r.fault
-	if f.Kind != FaultBudget && f.Kind != FaultCanceled {
+	if f.Kind != FaultBudget && f.Kind != FaultCanceled && f.Kind != FaultDeadlock {
 		return
 	}
 	for _, w := range g.waves[:g.nwaves] {
 		if w.state != waveDone {
-			f.WavePCs = append(f.WavePCs, WavePC{Workgroup: g.id, Wave: w.id, PC: w.pc, Spinning: w.spin})
+			p := WavePC{Workgroup: g.id, Wave: w.id, PC: w.pc, Spinning: w.spin && w.state == waveRunning}
+			if w.state == waveGWS {
+				// pc is past the ds_gws_* instruction; report it.
+				p.PC, p.WaitGWS, p.GWSResource = w.curPC, true, w.gwsRes
+			}
+			f.WavePCs = append(f.WavePCs, p)
 		}
 	}
 	all := len(f.WavePCs) > 0
@@ -327,7 +369,7 @@ func (r *run) slice(g *workgroup) (done, progress bool) {
 	for k := 0; k < g.nwaves; k++ {
 		g.cur = (g.cur + 1) % g.nwaves
 		w := g.waves[g.cur]
-		if w.state != waveRunning {
+		if w.state != waveRunning && (w.state != waveGWS || !w.gwsReady()) {
 			continue
 		}
 		w.exec1()
