@@ -172,8 +172,9 @@ type Dispatch struct {
 	DispatchID         uint64
 	// Cooperative marks a dispatch from a cooperative queue
 	// (HSA_QUEUE_TYPE_COOPERATIVE): its workgroups may wait for each other
-	// at a GWS barrier (HIP's grid sync), so all of them must fit on the
-	// device at once, and scratch is sized for every one of them.
+	// at a GWS barrier (HIP's grid sync), so when the grid fits the
+	// device's wave slots (CUs x WavesPerCU) scratch is sized for every
+	// workgroup and all of them can be resident at once.
 	Cooperative bool
 
 	// Stats receives the dispatch's counters when Dispatch returns.

@@ -71,8 +71,8 @@
 // a worker admits further workgroups, so a grid barrier opens once every
 // workgroup has arrived; a dispatch whose waves all wait at resources
 // nothing can open ends with a FaultDeadlock. Dispatch.Cooperative (a
-// cooperative queue's dispatches) sizes scratch for the whole grid and
-// refuses grids larger than the device's wave slots.
+// cooperative queue's dispatches) sizes scratch for the whole grid when it
+// fits the device's wave slots.
 //
 // Not implemented yet: wave32, MIMG (image_* decode but fault as not
 // supported), ordered-count (ds_ordered_count) and other GDS instructions,

@@ -202,7 +202,8 @@ func init() {
 // r.resident per worker (guaranteeing just that the lowest unfinished one
 // is resident). Cooperative dispatches, and dispatches without scratch,
 // can grow this way; others have scratch slots for r.resident workgroups
-// per worker only. With nothing left to admit and no wave able to run,
+// per worker only (a cooperative grid larger than the device's wave slots
+// too). With nothing left to admit and no wave able to run,
 // the worker records itself stuck and checks for a deadlock. Only idle
 // passes get here, so dispatches that never wait at GWS pay nothing.
 func (r *run) gwsIdle(slots *[]*workgroup, active *[]bool, noMore bool, id int, epoch uint64) bool {
@@ -262,7 +263,7 @@ func (r *run) gwsDeadlock(epoch uint64, cannotAdmit bool) {
 	if cannotAdmit {
 		detail = "every live wave waits at a GWS barrier or semaphore (ds_gws_*) while workgroups remain that cannot " +
 			"be made resident: a dispatch with scratch keeps more than the configured resident workgroups only " +
-			"from a cooperative queue (Dispatch.Cooperative)"
+			"from a cooperative queue (Dispatch.Cooperative) and only when its grid fits the device's wave slots"
 	}
 	r.setFault(&Fault{Kind: FaultDeadlock, Kernel: r.k.Kernel, Wave: -1, Lane: -1, Detail: detail})
 }

@@ -95,14 +95,13 @@ func (d *Device) newRun(ctx context.Context, k *Dispatch) (*run, error) {
 		r.resident = int(per)
 	}
 	r.stuck = make([]atomic.Uint64, r.workers)
-	if k.Cooperative {
-		// Every workgroup must be able to be resident at once (their
-		// waves may meet at a GWS barrier), as on the hardware, where the
-		// runtime only launches cooperative grids that fit the device.
-		if waves := r.totalWG * uint64(r.setup.wavesPerWG); waves > uint64(d.cfg.CUs*d.cfg.WavesPerCU) && d.cfg.CUs > 0 && d.cfg.WavesPerCU > 0 {
-			return nil, fmt.Errorf("emu: cooperative dispatch of %d waves exceeds the device's %d wave slots (%d CUs x %d)",
-				waves, d.cfg.CUs*d.cfg.WavesPerCU, d.cfg.CUs, d.cfg.WavesPerCU)
-		}
+	// A cooperative dispatch's workgroups may all meet at a GWS barrier, so
+	// all of them must be able to be resident at once, scratch included.
+	// The runtime only launches cooperative grids that fit the device
+	// (HIP: hipErrorCooperativeLaunchTooLarge); a larger grid on a
+	// cooperative queue (which cannot sync on the hardware either) is run
+	// like any other dispatch, rather than sized for scratch without bound.
+	if k.Cooperative && r.totalWG*uint64(r.setup.wavesPerWG) <= uint64(d.cfg.CUs)*uint64(d.cfg.WavesPerCU) {
 		r.scratchByWG = true
 	}
 	// Scratch: one slot per wave that can be resident at once.
@@ -313,7 +312,7 @@ func (r *run) stopFault(g *workgroup) {
 	}
 	for _, w := range g.waves[:g.nwaves] {
 		if w.state != waveDone {
-			p := WavePC{Workgroup: g.id, Wave: w.id, PC: w.pc, Spinning: w.spin && w.state == waveRunning}
+			p := WavePC{Workgroup: g.id, Wave: w.id, PC: w.pc, Spinning: w.spin}
 			if w.state == waveGWS {
 				// pc is past the ds_gws_* instruction; report it.
 				p.PC, p.WaitGWS, p.GWSResource = w.curPC, true, w.gwsRes
