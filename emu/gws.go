@@ -195,6 +195,27 @@ func init() {
 	defD("ds_gws_sema_release_all", "", opGWSSemaReleaseAll)
 }
 
+// gwsLeave takes the waves of g that wait at a GWS resource off its queue
+// when the dispatch stops, so that a later ds_gws_sema_release_all counts
+// only waves still there. What they did to the counters stays, as a
+// stopped dispatch leaves the hardware's resources for the next
+// ds_gws_init.
+func (r *run) gwsLeave(g *workgroup) {
+	u := &r.dev.gws
+	for _, w := range g.waves[:g.nwaves] {
+		if w.state == waveGWS {
+			u.mu.Lock()
+			res := &u.res[w.gwsRes]
+			// A barrier that opened has emptied its queue already.
+			if w.gwsOp != gwsWaitBarrier || res.gen.Load() == w.gwsGen {
+				res.queued--
+			}
+			u.mu.Unlock()
+			w.state, w.gwsOp = waveDone, 0
+		}
+	}
+}
+
 // gwsIdle is the worker's step after a pass in which no wave made
 // progress. While a resident wave waits at a GWS resource, the worker
 // admits one more workgroup (reporting true): a grid barrier opens only

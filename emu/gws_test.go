@@ -285,6 +285,9 @@ func TestGWSDeadlock(t *testing.T) {
 		if !strings.Contains(f.Detail, "ds_gws_init") {
 			t.Errorf("detail %q does not name the cause", f.Detail)
 		}
+		if q := d.gws.res[0].queued; q != 0 {
+			t.Errorf("workers=%d: %d waves still queued at the resource after the dispatch stopped", workers, q)
+		}
 		// The device stays usable: the next dispatch re-initialises.
 		if err := d.Dispatch(context.Background(), &Dispatch{Entry: base + 5*4, GridSize: [3]uint32{64, 1, 1}, WorkgroupSize: [3]uint32{64, 1, 1}}); err != nil {
 			t.Errorf("dispatch after the deadlock: %v", err)

@@ -235,6 +235,7 @@ func (r *run) worker(id int) {
 					if active[j] {
 						r.collect(h, &stats)
 						r.stopFault(h)
+						r.gwsLeave(h)
 					}
 				}
 				return
