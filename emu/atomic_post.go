@@ -51,7 +51,14 @@ const (
 // postKind classifies an instruction for postCheck by class and name.
 func postKind(name string, class uint8, glc bool) uint8 {
 	switch class {
-	case ClassSALU, ClassVALU, ClassLDS:
+	case ClassLDS:
+		if strings.HasPrefix(name, "ds_gws_") {
+			// A GWS barrier or semaphore publishes the wave's earlier
+			// stores to the waves it releases, on any worker.
+			return postFlush
+		}
+		return postKeep
+	case ClassSALU, ClassVALU:
 		return postKeep
 	case ClassBranch:
 		if name == "s_trap" {

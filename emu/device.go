@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // FlatScratch is how a target initialises FLAT_SCRATCH (INVENTORY §5.3).
@@ -73,6 +74,8 @@ type Device struct {
 	scratch []*scratchArena // free scratch arenas, reused across dispatches
 	target  any
 	wgPool  sync.Pool
+	gws     gwsUnit      // global wave sync resources; they outlive dispatches
+	running atomic.Int32 // dispatches in progress (the GWS deadlock check needs to be alone)
 }
 
 // NewDevice returns a device for cfg.
@@ -167,6 +170,12 @@ type Dispatch struct {
 	// PrivateSegmentSize is the scratch bytes per work-item (static plus call stack).
 	PrivateSegmentSize uint32
 	DispatchID         uint64
+	// Cooperative marks a dispatch from a cooperative queue
+	// (HSA_QUEUE_TYPE_COOPERATIVE): its workgroups may wait for each other
+	// at a GWS barrier (HIP's grid sync), so when the grid fits the
+	// device's wave slots (CUs x WavesPerCU) scratch is sized for every
+	// workgroup and all of them can be resident at once.
+	Cooperative bool
 
 	// Stats receives the dispatch's counters when Dispatch returns.
 	Stats Counters
@@ -222,5 +231,7 @@ func (d *Device) Dispatch(ctx context.Context, k *Dispatch) error {
 		return err
 	}
 	defer run.release()
+	d.running.Add(1)
+	defer d.running.Add(-1)
 	return run.execute()
 }

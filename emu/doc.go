@@ -64,7 +64,17 @@
 // and atomic. v_fma_f64 and v_div_fmas_f64 honour MODE's directed f64 rounding (fp.go fma64,
 // exact on the slow path).
 //
+// Global wave sync (gws.go): ds_gws_init, ds_gws_barrier and the
+// ds_gws_sema_* semaphores on 64 device resources that outlive dispatches
+// (HIP's grid sync initialises its barrier in a dispatch of its own). A
+// wave waiting at one yields as at s_barrier; while resident waves wait,
+// a worker admits further workgroups, so a grid barrier opens once every
+// workgroup has arrived; a dispatch whose waves all wait at resources
+// nothing can open ends with a FaultDeadlock. Dispatch.Cooperative (a
+// cooperative queue's dispatches) sizes scratch for the whole grid when it
+// fits the device's wave slots.
+//
 // Not implemented yet: wave32, MIMG (image_* decode but fault as not
-// supported), GWS and ordered-count DS instructions, LDS-DMA (buffer/global
-// loads to LDS).
+// supported), ordered-count (ds_ordered_count) and other GDS instructions,
+// LDS-DMA (buffer/global loads to LDS).
 package emu

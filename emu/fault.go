@@ -26,6 +26,7 @@ const (
 	FaultBudget                             // instruction budget exhausted
 	FaultCanceled                           // context canceled
 	FaultSetup                              // the dispatch could not be set up
+	FaultDeadlock                           // every wave waits at a GWS barrier or semaphore no wave can open
 )
 
 var faultKindNames = [...]string{
@@ -37,6 +38,7 @@ var faultKindNames = [...]string{
 	FaultBudget:        "instruction budget exhausted",
 	FaultCanceled:      "canceled",
 	FaultSetup:         "dispatch setup",
+	FaultDeadlock:      "deadlock",
 }
 
 // String returns a short description of the kind.
@@ -71,6 +73,10 @@ type WavePC struct {
 	Wave      int
 	PC        uint64
 	Spinning  bool // the wave was looping on a backward branch when stopped
+	// WaitGWS is set when the wave was waiting at GWS resource
+	// GWSResource (ds_gws_barrier or ds_gws_sema_p).
+	WaitGWS     bool
+	GWSResource int
 }
 
 // Error formats the fault on one line (plus one line per listed wave).
@@ -101,6 +107,9 @@ func (f *Fault) Error() string {
 		fmt.Fprintf(&b, "\n  workgroup %d,%d,%d wave %d pc 0x%x", w.Workgroup[0], w.Workgroup[1], w.Workgroup[2], w.Wave, w.PC)
 		if w.Spinning {
 			b.WriteString(" (spinning)")
+		}
+		if w.WaitGWS {
+			fmt.Fprintf(&b, " (waiting at GWS resource %d)", w.GWSResource)
 		}
 	}
 	return b.String()

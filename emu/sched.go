@@ -40,7 +40,18 @@ type run struct {
 	workers  int
 	resident int
 	chunk    uint64 // workgroups a worker claims at once
+
+	// scratchByWG: scratch slots belong to workgroups (by linear index),
+	// not to a worker's resident slots, so a worker may keep any number of
+	// workgroups resident (a cooperative dispatch, sized for all of them).
+	scratchByWG bool
+	// stuck holds, per worker, 1 + the GWS epoch at which the worker found
+	// no wave it could run and no workgroup it could start, 0 while it
+	// can, or stuckExited once it has finished (run.gwsDeadlock).
+	stuck []atomic.Uint64
 }
+
+const stuckExited = ^uint64(0)
 
 func (d *Device) newRun(ctx context.Context, k *Dispatch) (*run, error) {
 	r := &run{dev: d, k: k, ctx: ctx}
@@ -83,9 +94,22 @@ func (d *Device) newRun(ctx context.Context, k *Dispatch) (*run, error) {
 	if per := (r.totalWG + uint64(r.workers) - 1) / uint64(r.workers); uint64(r.resident) > per {
 		r.resident = int(per)
 	}
+	r.stuck = make([]atomic.Uint64, r.workers)
+	// A cooperative dispatch's workgroups may all meet at a GWS barrier, so
+	// all of them must be able to be resident at once, scratch included.
+	// The runtime only launches cooperative grids that fit the device
+	// (HIP: hipErrorCooperativeLaunchTooLarge); a larger grid on a
+	// cooperative queue (which cannot sync on the hardware either) is run
+	// like any other dispatch, rather than sized for scratch without bound.
+	if k.Cooperative && r.totalWG*uint64(r.setup.wavesPerWG) <= uint64(d.cfg.CUs)*uint64(d.cfg.WavesPerCU) {
+		r.scratchByWG = true
+	}
 	// Scratch: one slot per wave that can be resident at once.
 	if r.setup.privateSize > 0 {
 		slots := r.workers * r.resident * r.setup.wavesPerWG
+		if r.scratchByWG {
+			slots = int(r.totalWG) * r.setup.wavesPerWG
+		}
 		r.slotSize = (r.setup.privateSize*64 + 1023) &^ 1023
 		a, err := d.getScratch(slots * int(r.slotSize))
 		if err != nil {
@@ -145,12 +169,14 @@ func (r *run) execute() error {
 }
 
 // worker runs workgroups: it keeps up to r.resident of them and time-slices
-// them, starting new ones in linear order as slots free up.
+// them, starting new ones in linear order as slots free up, and more while
+// resident waves wait at a GWS barrier or semaphore (gwsIdle).
 func (r *run) worker(id int) {
 	slots := make([]*workgroup, r.resident)
 	active := make([]bool, r.resident)
 	var stats Counters
 	defer func() {
+		r.stuck[id].Store(stuckExited)
 		for _, g := range slots {
 			if g != nil {
 				r.dev.putWorkgroup(g)
@@ -174,6 +200,8 @@ func (r *run) worker(id int) {
 		tail = ^uint64(0)
 	}
 	for {
+		// The GWS epoch before this pass's readiness checks (gwsDeadlock).
+		epoch := r.dev.gws.epoch.Load()
 		n := 0
 		busy := false
 		for i := range slots {
@@ -195,7 +223,11 @@ func (r *run) worker(id int) {
 					if slots[i] == nil {
 						slots[i] = r.dev.getWorkgroup()
 					}
-					r.startWorkgroup(slots[i], idx, (id*r.resident+i)*r.setup.wavesPerWG)
+					slot := (id*r.resident + i) * r.setup.wavesPerWG
+					if r.scratchByWG {
+						slot = int(idx) * r.setup.wavesPerWG
+					}
+					r.startWorkgroup(slots[i], idx, slot)
 					active[i] = true
 					stats.Workgroups++
 					stats.Waves += uint64(slots[i].nwaves)
@@ -218,6 +250,7 @@ func (r *run) worker(id int) {
 					if active[j] {
 						r.collect(h, &stats)
 						r.stopFault(h)
+						r.gwsLeave(h)
 					}
 				}
 				return
@@ -236,6 +269,10 @@ func (r *run) worker(id int) {
 		// (the host answering a hostcall, another worker's workgroup):
 		// yield the processor rather than burn it, sleeping briefly after
 		// a run of idle passes.
+		if idlePass && r.gwsIdle(&slots, &active, exhausted || lo == hi && r.next.Load() >= r.totalWG, id, epoch) {
+			// A workgroup was admitted beside ones waiting at GWS.
+			idlePass = false
+		}
 		if idlePass {
 			idle++
 			if idle > 64 {
@@ -286,12 +323,17 @@ func (r *run) stopFault(g *workgroup) {
 		r.fault = &Fault{Kind: FaultCanceled, Kernel: r.k.Kernel, Wave: -1, Lane: -1, Detail: r.ctx.Err().Error(), err: r.ctx.Err()}
 	}
 	f := r.fault
-	if f.Kind != FaultBudget && f.Kind != FaultCanceled {
+	if f.Kind != FaultBudget && f.Kind != FaultCanceled && f.Kind != FaultDeadlock {
 		return
 	}
 	for _, w := range g.waves[:g.nwaves] {
 		if w.state != waveDone {
-			f.WavePCs = append(f.WavePCs, WavePC{Workgroup: g.id, Wave: w.id, PC: w.pc, Spinning: w.spin})
+			p := WavePC{Workgroup: g.id, Wave: w.id, PC: w.pc, Spinning: w.spin}
+			if w.state == waveGWS {
+				// pc is past the ds_gws_* instruction; report it.
+				p.PC, p.WaitGWS, p.GWSResource = w.curPC, true, w.gwsRes
+			}
+			f.WavePCs = append(f.WavePCs, p)
 		}
 	}
 	all := len(f.WavePCs) > 0
@@ -342,7 +384,7 @@ func (r *run) slice(g *workgroup) (done, progress bool) {
 	for k := 0; k < g.nwaves; k++ {
 		g.cur = (g.cur + 1) % g.nwaves
 		w := g.waves[g.cur]
-		if w.state != waveRunning {
+		if w.state != waveRunning && (w.state != waveGWS || !w.gwsReady()) {
 			continue
 		}
 		w.exec1()

@@ -5,6 +5,7 @@ const (
 	waveRunning = iota
 	waveBarrier
 	waveDone
+	waveGWS // waiting at a GWS barrier or semaphore (gws.go)
 )
 
 // wave is one wavefront's architectural state plus scheduling bookkeeping.
@@ -36,6 +37,10 @@ type wave struct {
 	scratchOff    uint32 // byte offset of this wave's scratch from the arena base
 	lastStore     uint64 // last 64-bit value stored by the wave (ockl event mailbox)
 	lastStoreAddr uint64
+	// the GWS resource, wait kind and barrier generation of a wave in
+	// state waveGWS (gws.go)
+	gwsRes, gwsOp int
+	gwsGen        uint64
 
 	// slow holds the conditions under which the run loop takes its slow
 	// step (slowStep) for every instruction: slowGPRIdx, slowPosted.

@@ -514,9 +514,11 @@ func (a *Agent) Info(attr AgentInfo) (any, error) {
 	case HSA_AMD_AGENT_INFO_DOMAIN:
 		return uint32(0), nil
 	case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:
-		// Cooperative launches need every workgroup resident; until GWS
-		// and cooperative queues exist the answer is no.
-		return false, nil
+		// GPU agents create HSA_QUEUE_TYPE_COOPERATIVE queues: the device
+		// keeps every workgroup of a dispatch resident once its waves wait
+		// at a global wave sync (GWS) barrier, and HIP 5.2 offers
+		// hipLaunchCooperativeKernel only when this is true.
+		return gpu, nil
 	case HSA_AMD_AGENT_INFO_UUID:
 		return a.uuid, nil
 	case HSA_AMD_AGENT_INFO_ASIC_REVISION:

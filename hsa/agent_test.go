@@ -59,7 +59,7 @@ func TestDefaultAgents(t *testing.T) {
 		HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES:                    uint32(8),
 		HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE:              uint32(1),
 		HSA_AMD_AGENT_INFO_DOMAIN:                                uint32(0),
-		HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:                    false,
+		HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:                    true,
 		HSA_AMD_AGENT_INFO_UUID:                                  "GPU-726f637075000000",
 		HSA_AMD_AGENT_INFO_ASIC_REVISION:                         uint32(0),
 		HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS:                true,
@@ -111,6 +111,8 @@ func TestDefaultAgents(t *testing.T) {
 		HSA_AMD_AGENT_INFO_UUID:          "CPU-XX",
 		HSA_AMD_AGENT_INFO_CHIP_ID:       uint32(0),
 		HSA_AGENT_INFO_WORKGROUP_MAX_DIM: [3]uint16{},
+		// Only GPU agents have kernel dispatch (and so cooperative) queues.
+		HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES: false,
 	}
 	for attr, w := range cpuWant {
 		v, err := cpu.Info(attr)

@@ -80,6 +80,7 @@ type Queue struct {
 	idlePoll time.Duration // the processor's current fallback poll (its goroutine only)
 	idleT    *time.Timer   // the processor's poll timer (waitDoorbell without futex)
 	soft     bool          // a soft queue: the application processes its packets
+	coop     bool          // HSA_QUEUE_TYPE_COOPERATIVE: dispatches are emu.Dispatch.Cooperative
 }
 
 type queueState struct {
@@ -103,8 +104,9 @@ func (qs *queueState) closeAll() {
 }
 
 // CreateQueue is hsa_queue_create: a queue of size packets (a power of two
-// between QueueMinSize and QueueMaxSize) on a GPU agent, of type MULTI or
-// SINGLE. privateSegmentSize and groupSegmentSize are hints (UINT32_MAX
+// between QueueMinSize and QueueMaxSize) on a GPU agent, of type MULTI,
+// SINGLE or COOPERATIVE (whose dispatches the device runs with all their
+// workgroups resident, for grid barriers). privateSegmentSize and groupSegmentSize are hints (UINT32_MAX
 // means the default) that rocpu ignores: scratch belongs to the device.
 func (r *Runtime) CreateQueue(a *Agent, size uint32, typ QueueType, cb QueueErrorCallback, privateSegmentSize, groupSegmentSize uint32) (*Queue, error) {
 	const op = "CreateQueue"
@@ -120,7 +122,9 @@ func (r *Runtime) CreateQueue(a *Agent, size uint32, typ QueueType, cb QueueErro
 	switch typ {
 	case HSA_QUEUE_TYPE_MULTI, HSA_QUEUE_TYPE_SINGLE:
 	case HSA_QUEUE_TYPE_COOPERATIVE:
-		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_QUEUE_CREATION, "cooperative queues are not supported (HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES is false)")
+		// A cooperative queue's dispatches may synchronise every
+		// workgroup through GWS (HIP's grid sync): they run as
+		// emu.Dispatch.Cooperative.
 	default:
 		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "queue type %d", typ)
 	}
@@ -163,7 +167,7 @@ func (r *Runtime) CreateQueue(a *Agent, size uint32, typ QueueType, cb QueueErro
 		return nil, err
 	}
 	q := &Queue{rt: r, agent: a, addr: qreg.Base, amd: vmem.ViewIn[abi.AMDQueue](qreg, qreg.Base), ring: ring,
-		size: size, doorbell: db, inactive: inactive, cb: cb, done: make(chan struct{})}
+		size: size, doorbell: db, inactive: inactive, cb: cb, done: make(chan struct{}), coop: typ == HSA_QUEUE_TYPE_COOPERATIVE}
 	// Every slot starts INVALID: a producer's header store is what makes a
 	// packet valid.
 	for i := uint32(0); i < size; i++ {
@@ -731,6 +735,7 @@ func (q *Queue) dispatch(kp *abi.KernelDispatchPacket, addr, index uint64) error
 		Kernel: k.Name, Program: k.Program, Entry: k.Entry, PacketAddr: addr, QueueAddr: q.addr,
 		KernargAddr: kp.KernargAddress, GridSize: grid, WorkgroupSize: wg,
 		GroupSegmentSize: group, PrivateSegmentSize: max(kp.PrivateSegmentSize, k.PrivateSize), DispatchID: index,
+		Cooperative: q.coop,
 	}
 	start := time.Now()
 	err := q.agent.dev.Dispatch(q.ctx, d)

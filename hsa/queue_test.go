@@ -127,7 +127,8 @@ func TestCreateQueueErrors(t *testing.T) {
 		{gpu, 100, HSA_QUEUE_TYPE_MULTI, HSA_STATUS_ERROR_INVALID_ARGUMENT},
 		{gpu, 32, HSA_QUEUE_TYPE_MULTI, HSA_STATUS_ERROR_INVALID_ARGUMENT},
 		{gpu, 1 << 18, HSA_QUEUE_TYPE_MULTI, HSA_STATUS_ERROR_INVALID_ARGUMENT},
-		{gpu, 64, HSA_QUEUE_TYPE_COOPERATIVE, HSA_STATUS_ERROR_INVALID_QUEUE_CREATION},
+		{r.CPUAgent(), 64, HSA_QUEUE_TYPE_COOPERATIVE, HSA_STATUS_ERROR_INVALID_QUEUE_CREATION},
+		{gpu, 100, HSA_QUEUE_TYPE_COOPERATIVE, HSA_STATUS_ERROR_INVALID_ARGUMENT},
 		{gpu, 64, QueueType(7), HSA_STATUS_ERROR_INVALID_ARGUMENT},
 	} {
 		_, err := r.CreateQueue(c.a, c.size, c.typ, nil, 0, 0)
@@ -200,6 +201,46 @@ func TestQueueLayout(t *testing.T) {
 	wantStatus(t, q.SetPriority(1), HSA_STATUS_ERROR_INVALID_QUEUE)
 	_, err = r.Signal(a.HSAQueue.DoorbellSignal)
 	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_SIGNAL)
+}
+
+// TestCooperativeQueue: HIP 5.2 creates an HSA_QUEUE_TYPE_COOPERATIVE queue
+// for hipLaunchCooperativeKernel (after checking
+// HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES) and dispatches both its GWS init
+// blit kernel and the kernel on it; the device must learn that those
+// dispatches are cooperative, and a MULTI queue's are not.
+func TestCooperativeQueue(t *testing.T) {
+	r, devs := newRT(t)
+	gpu := r.GPUAgents()[0]
+	if v, err := gpu.Info(HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES); err != nil || v != true {
+		t.Fatalf("COOPERATIVE_QUEUES = %v, %v", v, err)
+	}
+	cus, _ := gpu.Info(HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT)
+	if v, err := gpu.Info(HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT); err != nil || v != cus {
+		t.Errorf("COOPERATIVE_COMPUTE_UNIT_COUNT = %v, %v; want the CU count %v", v, err, cus)
+	}
+	k := testKernel(t, r, "kern", 128)
+	kernarg, _ := r.CPUAgent().Pools()[0].Allocate(64, 0)
+	done, _ := r.CreateSignal(1, nil, 0)
+	for i, typ := range []QueueType{HSA_QUEUE_TYPE_COOPERATIVE, HSA_QUEUE_TYPE_MULTI} {
+		q, err := r.CreateQueue(gpu, 64, typ, nil, ^uint32(0), ^uint32(0))
+		if err != nil {
+			t.Fatalf("CreateQueue(%v): %v", typ, err)
+		}
+		if got := q.ABI().HSAQueue.Type; got != typ {
+			t.Errorf("hsa_queue_t.type = %v, want %v", got, typ)
+		}
+		done.Store(1)
+		submitDispatch(q, k, 1, [3]uint16{64, 1, 1}, [3]uint32{256, 1, 1}, 0, kernarg, done.Handle())
+		waitZero(t, done)
+		all := devs[0].all()
+		if len(all) != i+1 {
+			t.Fatalf("%d dispatches, want %d", len(all), i+1)
+		}
+		if got, want := all[i].Cooperative, typ == HSA_QUEUE_TYPE_COOPERATIVE; got != want {
+			t.Errorf("%v queue: Dispatch.Cooperative = %v, want %v", typ, got, want)
+		}
+		wantStatus(t, q.Destroy(), HSA_STATUS_SUCCESS)
+	}
 }
 
 func TestKernelDispatch(t *testing.T) {

@@ -251,9 +251,14 @@ static void test_agents(hsa_agent_t *cpu, hsa_agent_t *gpu) {
   OK(hsa_agent_get_info(*gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CACHELINE_SIZE, &cacheline));
   OK(hsa_agent_get_info(*gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY, &clock));
   CHECK(chip != 0 && cacheline == 64 && clock > 0, "chip %#x cacheline %u clock %u", chip, cacheline, clock);
-  bool coop = true;
+  // HIP 5.2 offers hipLaunchCooperativeKernel only when COOPERATIVE_QUEUES
+  // is true; it sizes cooperative grids by COOPERATIVE_COMPUTE_UNIT_COUNT.
+  bool coop = false;
+  uint32_t coop_cus = 0;
   OK(hsa_agent_get_info(*gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES, &coop));
-  CHECK(!coop, "cooperative queues reported");
+  CHECK(coop, "cooperative queues not reported");
+  OK(hsa_agent_get_info(*gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT, &coop_cus));
+  CHECK(coop_cus == cus, "cooperative CU count %u, CU count %u", coop_cus, cus);
   hsa_amd_hdp_flush_t hdp = {0};
   OK(hsa_agent_get_info(*gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_HDP_FLUSH, &hdp));
   CHECK(hdp.HDP_MEM_FLUSH_CNTL != NULL && hdp.HDP_REG_FLUSH_CNTL != NULL, "HDP flush registers NULL");
@@ -604,7 +609,21 @@ static void test_queues(hsa_agent_t cpu, hsa_agent_t gpu) {
   OK(hsa_queue_destroy(q));
   STATUS(HSA_STATUS_ERROR_INVALID_QUEUE, hsa_queue_destroy(q));
 
+  // The cooperative queue HIP creates for hipLaunchCooperativeKernel (its
+  // size is HSA_AGENT_INFO_QUEUE_MAX_SIZE's answer, 4096 with Debian's HIP).
+  hsa_queue_t *cq = NULL;
+  OK(hsa_queue_create(gpu, 4096, HSA_QUEUE_TYPE_COOPERATIVE, NULL, NULL, UINT32_MAX, UINT32_MAX, &cq));
+  CHECK(cq != NULL && cq->type == HSA_QUEUE_TYPE_COOPERATIVE && cq->size == 4096, "cooperative queue %p type %u",
+        (void *)cq, cq ? cq->type : 0);
+  if (cq != NULL) {
+    OK(hsa_amd_profiling_set_profiler_enabled(cq, 1));
+    OK(hsa_queue_destroy(cq));
+  }
+
   hsa_queue_t *bad = NULL;
+  CHECK(hsa_queue_create(cpu, 64, HSA_QUEUE_TYPE_COOPERATIVE, NULL, NULL, 0, 0, &bad) != HSA_STATUS_SUCCESS &&
+            bad == NULL,
+        "cooperative queue on the CPU agent created");
   CHECK(hsa_queue_create(gpu, 100, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &bad) != HSA_STATUS_SUCCESS && bad == NULL,
         "queue of 100 packets created");
   CHECK(hsa_queue_create(cpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &bad) != HSA_STATUS_SUCCESS && bad == NULL,

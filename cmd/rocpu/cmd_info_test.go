@@ -23,7 +23,7 @@ func TestInfo(t *testing.T) {
 		`Segment:\s+GLOBAL; FLAGS: COARSE GRAINED\n`,
 		`Segment:\s+GLOBAL; FLAGS: FINE GRAINED, KERNARG\n`,
 		`Segment:\s+GROUP\n`,
-		`Cooperative Queues:\s+false\n`,
+		`Cooperative Queues:\s+true\n`, // the GPU agent
 		`Chip ID:\s+29711\(0x740f\)\n`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {

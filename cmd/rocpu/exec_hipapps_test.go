@@ -45,13 +45,6 @@ func hipappFlags(t *testing.T, src string) (flags, rflags, needs []string) {
 // way is skipped (naming the gap); failing any other way is an error;
 // passing is logged so the entry can be removed.
 var hipappGaps = map[string]struct{ sign, why string }{
-	"coop_grid": {
-		sign: "cooperative launch attribute 0",
-		why: "cooperative launch / grid sync: HIP 5.2 needs HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES and a " +
-			"cooperative queue, and its grid barrier is ds_gws_init/ds_gws_barrier (decoded, but without semantics " +
-			"in the emulator) across every workgroup of the dispatch, which the emulator does not keep resident " +
-			"at once (emu/repro_h_test.go TestReproGWS)",
-	},
 	"textures": {
 		sign: "hipCreateTextureObject(&t1, &rd, &td, nullptr) failed",
 		why: "texture objects: HIP creates them through the HSA image extension (hsa_ext_image_*, answered " +
