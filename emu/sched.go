@@ -195,10 +195,13 @@ func (r *run) worker(id int) {
 	// run alone for their whole length after the other workers run out
 	// (histogram medium, 64 workgroups: the second worker ended 150-700
 	// us, up to 15% of the dispatch, after the first).
+	// (gwsIdle's admission of a workgroup beside waves waiting at GWS is
+	// not held back: admit.)
 	tail := r.totalWG - min(r.totalWG, uint64(r.workers*r.resident))
 	if r.workers == 1 {
 		tail = ^uint64(0)
 	}
+	admit := false
 	for {
 		// The GWS epoch before this pass's readiness checks (gwsDeadlock).
 		epoch := r.dev.gws.epoch.Load()
@@ -208,7 +211,7 @@ func (r *run) worker(id int) {
 			busy = busy || active[i]
 		}
 		for i := range slots {
-			if !active[i] && !exhausted && (lo < hi || !busy || idle > 0 || r.next.Load() < tail) {
+			if !active[i] && !exhausted && (lo < hi || !busy || idle > 0 || admit || r.next.Load() < tail) {
 				busy = true
 				if lo == hi {
 					c := r.chunk
@@ -237,6 +240,7 @@ func (r *run) worker(id int) {
 				n++
 			}
 		}
+		admit = false
 		if n == 0 {
 			return
 		}
@@ -272,6 +276,7 @@ func (r *run) worker(id int) {
 		if idlePass && r.gwsIdle(&slots, &active, exhausted || lo == hi && r.next.Load() >= r.totalWG, id, epoch) {
 			// A workgroup was admitted beside ones waiting at GWS.
 			idlePass = false
+			admit = true
 		}
 		if idlePass {
 			idle++
