@@ -52,11 +52,6 @@ var hipappGaps = map[string]struct{ sign, why string }{
 			"in the emulator) across every workgroup of the dispatch, which the emulator does not keep resident " +
 			"at once (emu/repro_h_test.go TestReproGWS)",
 	},
-	"textures": {
-		sign: "hipCreateTextureObject(&t1, &rd, &td, nullptr) failed",
-		why: "texture objects: HIP creates them through the HSA image extension (hsa_ext_image_*, answered " +
-			"\"not supported\") and reads them with MIMG image instructions the emulator does not decode",
-	},
 }
 
 // TestExecHIPApps compiles each self-checking HIP program of
