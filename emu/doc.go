@@ -64,7 +64,13 @@
 // and atomic. v_fma_f64 and v_div_fmas_f64 honour MODE's directed f64 rounding (fp.go fma64,
 // exact on the slow path).
 //
-// Not implemented yet: wave32, MIMG (image_* decode but fault as not
-// supported), GWS and ordered-count DS instructions, LDS-DMA (buffer/global
-// loads to LDS).
+// MIMG (ops_image.go): image_load(_mip), image_store(_mip),
+// image_get_resinfo and image_sample(_lz/_l) on linear single-level 1D,
+// 2D, 3D and array resources in the buffer formats, with point and
+// bilinear filtering and every address mode but half-border; other image
+// instructions and descriptor settings fault as not supported.
+//
+// Not implemented yet: wave32, the other MIMG instructions (gather4,
+// atomics, derivatives, depth compare, d16/a16), GWS and ordered-count DS
+// instructions, LDS-DMA (buffer/global loads to LDS).
 package emu
