@@ -1,12 +1,13 @@
 // hsa_image.c: the image extension (hsa_ext_image.h) over package hsa's
 // images and samplers (image.go): the C structs are unpacked here, NULL
 // pointers answered with HSA_STATUS_ERROR_INVALID_ARGUMENT through Go (so
-// ROCPU_CAPI_TRACE names them). hsa_ext_image_clear and the AMD
-// hsa_amd_image_* functions stay in hsa_unsupported.c.
+// ROCPU_CAPI_TRACE names them). hsa_ext_image_clear and
+// hsa_amd_image_create stay in hsa_unsupported.c.
 
 #include <string.h>
 
 #include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_ext_image.h>
 
 #include "_cgo_export.h"
@@ -128,6 +129,16 @@ hsa_status_t HSA_API hsa_ext_sampler_create(hsa_agent_t agent, const hsa_ext_sam
 
 hsa_status_t HSA_API hsa_ext_sampler_destroy(hsa_agent_t agent, hsa_ext_sampler_t sampler) {
   return (hsa_status_t)rocpu_sampler_destroy(agent.handle, sampler.handle);
+}
+
+// hsa_amd_image_get_info_max_dim answers the image size limits, the
+// attributes ROCr's hsa_agent_get_info forwards to it; here it is the other
+// way round.
+hsa_status_t HSA_API hsa_amd_image_get_info_max_dim(hsa_agent_t agent, hsa_agent_info_t attribute, void *value) {
+  if (attribute < (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS ||
+      attribute > (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS)
+    NULL_ARG("hsa_amd_image_get_info_max_dim", "(not an image size) attribute");
+  return hsa_agent_get_info(agent, attribute, value);
 }
 
 // images_table is what hsa_system_get_(major_)extension_table returns for

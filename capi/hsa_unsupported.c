@@ -12,8 +12,8 @@
 
 #define UNSUPPORTED(name) return (hsa_status_t)rocpu_unsupported(name)
 
-// Images (hsa_ext_image.h, hsa_amd_image_*): hsa_image.c implements the
-// image extension except clearing, and rocpu has no AMD image layouts
+// Images (hsa_ext_image.h, hsa_amd_image_create): hsa_image.c implements
+// the image extension except clearing, and rocpu has no AMD image layouts
 // (tiling metadata) to create images from.
 hsa_status_t HSA_API hsa_ext_image_clear(hsa_agent_t agent, hsa_ext_image_t image, const void *data, const hsa_ext_image_region_t *image_region) {
   (void)agent, (void)image, (void)data, (void)image_region;
@@ -25,10 +25,6 @@ hsa_status_t HSA_API hsa_amd_image_create(hsa_agent_t agent, const hsa_ext_image
   UNSUPPORTED("hsa_amd_image_create");
 }
 
-hsa_status_t HSA_API hsa_amd_image_get_info_max_dim(hsa_agent_t agent, hsa_agent_info_t attribute, void *value) {
-  (void)agent, (void)attribute, (void)value;
-  UNSUPPORTED("hsa_amd_image_get_info_max_dim");
-}
 
 
 // The HSAIL finalizer (hsa_ext_finalize.h): rocpu runs AMDGPU code objects only.

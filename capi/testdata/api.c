@@ -204,6 +204,11 @@ static void test_images(hsa_agent_t gpu, hsa_amd_memory_pool_t pool) {
   OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS, dims));
   CHECK(dims[0] == 2048 && dims[1] == 2048 && dims[2] == 2048, "3D max %u %u %u (uint32, as ROCr)", dims[0], dims[1],
         dims[2]);
+  uint32_t d2[3] = {0, 0, 7};
+  OK(hsa_amd_image_get_info_max_dim(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS, d2));
+  CHECK(d2[0] == 16384 && d2[1] == 16384 && d2[2] == 7, "2D max %u %u (and %u untouched)", d2[0], d2[1], d2[2]);
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT,
+         hsa_amd_image_get_info_max_dim(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS, d2));
   hsa_ext_image_format_t f = {HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT, HSA_EXT_IMAGE_CHANNEL_ORDER_R};
   uint32_t cap = 0;
   OK(hsa_ext_image_get_capability(gpu, HSA_EXT_IMAGE_GEOMETRY_2D, &f, &cap));
