@@ -162,6 +162,9 @@ func (a *Agent) checkImage(op string, d *ImageDescriptor, layout uint32, rowPitc
 		return l, errorf(op, HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED, "depth image geometry %d is not supported by rocpu", d.Geometry)
 	}
 	f, err := lookupFormat(d.ChannelType, d.ChannelOrder)
+	if err == nil && d.Geometry == HSA_EXT_IMAGE_GEOMETRY_1DB && !bufferSwizzle(f) {
+		err = errBGRABuffer
+	}
 	if err != nil {
 		return l, errorf(op, HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED, "image %v is not supported by rocpu", err)
 	}
@@ -283,7 +286,8 @@ func (a *Agent) ImageCapability(geometry, channelType, channelOrder, layout uint
 	if geometry == HSA_EXT_IMAGE_GEOMETRY_2DDEPTH || geometry == HSA_EXT_IMAGE_GEOMETRY_2DADEPTH {
 		return HSA_EXT_IMAGE_CAPABILITY_NOT_SUPPORTED, nil
 	}
-	if _, err := lookupFormat(channelType, channelOrder); err != nil {
+	f, err := lookupFormat(channelType, channelOrder)
+	if err != nil || (geometry == HSA_EXT_IMAGE_GEOMETRY_1DB && !bufferSwizzle(f)) {
 		return HSA_EXT_IMAGE_CAPABILITY_NOT_SUPPORTED, nil
 	}
 	return HSA_EXT_IMAGE_CAPABILITY_READ_ONLY | HSA_EXT_IMAGE_CAPABILITY_WRITE_ONLY |

@@ -292,6 +292,16 @@ func TestImageAPI(t *testing.T) {
 	if c, err := gpu.ImageCapability(HSA_EXT_IMAGE_GEOMETRY_1DB, 15, 1, 1); c&HSA_EXT_IMAGE_CAPABILITY_READ_WRITE == 0 || err != nil {
 		t.Errorf("float R 1DB capability %#x %v", c, err)
 	}
+	// BGRA buffer images are refused (format loads do not swizzle).
+	bgra := ImageDescriptor{Geometry: HSA_EXT_IMAGE_GEOMETRY_1DB, Width: 100,
+		ChannelType: HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT8, ChannelOrder: HSA_EXT_IMAGE_CHANNEL_ORDER_BGRA}
+	bad(bgra, HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 0, HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED)
+	if c, err := gpu.ImageCapability(HSA_EXT_IMAGE_GEOMETRY_1DB, 2, 9, 1); c != 0 || err != nil {
+		t.Errorf("BGRA 1DB capability %#x %v", c, err)
+	}
+	bgra.Geometry = HSA_EXT_IMAGE_GEOMETRY_2D
+	bgra.Height = 1
+	bad(bgra, HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR, 0, HSA_STATUS_SUCCESS)
 	// A 1DB image only needs the element alignment.
 	buf := ImageDescriptor{Geometry: HSA_EXT_IMAGE_GEOMETRY_1DB, Width: 100,
 		ChannelType: HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT, ChannelOrder: HSA_EXT_IMAGE_CHANNEL_ORDER_R}

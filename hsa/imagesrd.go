@@ -1,6 +1,9 @@
 package hsa
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // The hardware descriptors behind hsa_ext_image_t and hsa_ext_sampler_t
 // for GFX9 (Vega / MI200 ISA reference guides, "Image Resource",
@@ -101,6 +104,22 @@ func lookupFormat(ct, co uint32) (imageFormat, error) {
 	}
 	return imageFormat{dfmt: dataFormats[[2]uint32{n, t.bits}], nfmt: t.nfmt, elem: uint64(n * t.bits / 8), sel: sel}, nil
 }
+
+// bufferSwizzle reports whether a 1DB image of format f reads correctly
+// through buffer_load_format: the emulator's format loads fill missing
+// components with 0 (x, y, z) and 1 (w) but do not apply the V#'s DST_SEL,
+// so only swizzles that equal that default (R, RG, RGBA) are offered; BGRA
+// buffer images would read with red and blue swapped.
+func bufferSwizzle(f imageFormat) bool {
+	for i, s := range f.sel {
+		if s != selX+uint32(i) && s != [4]uint32{selZero, selZero, selZero, selOne}[i] {
+			return false
+		}
+	}
+	return true
+}
+
+var errBGRABuffer = errors.New("channel order BGRA for a 1DB (buffer) image")
 
 // T# TYPE per geometry (SQ_RSRC_IMG_1D … _2D_ARRAY).
 var geometryTypes = map[uint32]uint32{
