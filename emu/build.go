@@ -347,6 +347,11 @@ func buildOp(in *isa.Inst) (*op, error) {
 				return nil, notImplemented(in, "image "+x.what)
 			}
 		}
+		if m.DMask == 0 {
+			// GFX9 still returns one register for a zero dmask; what it
+			// holds is not documented.
+			return nil, notImplemented(in, "image dmask 0")
+		}
 		setSrc(0, src[0])
 		if base != nil {
 			o.src[1] = conv(base, tI32)

@@ -66,6 +66,14 @@ func TestImageBuild(t *testing.T) {
 	if _, err := buildOp(&in); !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "d16") {
 		t.Errorf("d16 image_sample: %v", err)
 	}
+	// image_load v4, v[0:1], s[8:15] unorm: dmask 0 (llvm-mc-15)
+	in, err = isa.Decode(tg, []byte{0x00, 0x10, 0x00, 0xf0, 0x00, 0x04, 0x02, 0x00})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := buildOp(&in); !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "dmask 0") {
+		t.Errorf("dmask 0 image_load: %v", err)
+	}
 }
 
 // Resource and sampler words built field by field from the GFX9 layouts
