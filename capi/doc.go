@@ -36,7 +36,7 @@
 //
 // Functions rocpu does not implement (the HSAIL finalizer, the pre-1.1
 // code-object API, IPC, interop, SVM attributes and migration, soft
-// queues, hsa_ext_image_clear and the AMD image layouts) return
+// queues and the AMD image layouts) return
 // HSA_STATUS_ERROR and write nothing. The images extension (hsa_image.c,
 // package hsa's image.go) creates images and samplers whose handles are
 // the addresses of their hardware descriptors, as kernels expect.

@@ -1,8 +1,8 @@
 // hsa_image.c: the image extension (hsa_ext_image.h) over package hsa's
 // images and samplers (image.go): the C structs are unpacked here, NULL
 // pointers answered with HSA_STATUS_ERROR_INVALID_ARGUMENT through Go (so
-// ROCPU_CAPI_TRACE names them). hsa_ext_image_clear and
-// hsa_amd_image_create stay in hsa_unsupported.c.
+// ROCPU_CAPI_TRACE names them). hsa_amd_image_create stays in
+// hsa_unsupported.c.
 
 #include <string.h>
 
@@ -116,6 +116,12 @@ hsa_status_t HSA_API hsa_ext_image_export(hsa_agent_t agent, hsa_ext_image_t src
   if (image_region == NULL) NULL_ARG("hsa_ext_image_export", "image_region");
   return (hsa_status_t)rocpu_image_transfer(agent.handle, src_image.handle, dst_memory, dst_row_pitch,
                                             dst_slice_pitch, (uint32_t *)image_region, 0);
+}
+
+hsa_status_t HSA_API hsa_ext_image_clear(hsa_agent_t agent, hsa_ext_image_t image, const void *data,
+                                         const hsa_ext_image_region_t *image_region) {
+  if (image_region == NULL) NULL_ARG("hsa_ext_image_clear", "image_region");
+  return (hsa_status_t)rocpu_image_clear(agent.handle, image.handle, (void *)data, (uint32_t *)image_region);
 }
 
 hsa_status_t HSA_API hsa_ext_sampler_create(hsa_agent_t agent, const hsa_ext_sampler_descriptor_t *sampler_descriptor,

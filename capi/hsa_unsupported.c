@@ -12,14 +12,8 @@
 
 #define UNSUPPORTED(name) return (hsa_status_t)rocpu_unsupported(name)
 
-// Images (hsa_ext_image.h, hsa_amd_image_create): hsa_image.c implements
-// the image extension except clearing, and rocpu has no AMD image layouts
-// (tiling metadata) to create images from.
-hsa_status_t HSA_API hsa_ext_image_clear(hsa_agent_t agent, hsa_ext_image_t image, const void *data, const hsa_ext_image_region_t *image_region) {
-  (void)agent, (void)image, (void)data, (void)image_region;
-  UNSUPPORTED("hsa_ext_image_clear");
-}
-
+// Images: hsa_image.c implements the image extension; rocpu has no AMD
+// image layouts (tiling metadata) to create images from.
 hsa_status_t HSA_API hsa_amd_image_create(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const hsa_amd_image_descriptor_t *image_layout, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_t *image) {
   (void)agent, (void)image_descriptor, (void)image_layout, (void)image_data, (void)access_permission, (void)image;
   UNSUPPORTED("hsa_amd_image_create");

@@ -214,3 +214,26 @@ func rocpu_sampler_destroy(agent, sampler C.uint64_t) status {
 	}
 	return ok
 }
+
+//export rocpu_image_clear
+func rocpu_image_clear(agent, image C.uint64_t, data unsafe.Pointer, region *C.uint32_t) status {
+	const op = "hsa_ext_image_clear"
+	r, _, err := imageAgent(op, agent)
+	if err != nil {
+		return fail(op, err)
+	}
+	im, err := r.Image(uint64(image))
+	if err != nil {
+		return fail(op, err)
+	}
+	if data == nil {
+		return fail(op, errf(op, hsa.HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL data"))
+	}
+	rs := unsafe.Slice((*uint32)(unsafe.Pointer(region)), 6)
+	reg := hsa.ImageRegion{Offset: [3]uint32{rs[0], rs[1], rs[2]}, Range: [3]uint32{rs[3], rs[4], rs[5]}}
+	// data holds one 32-bit value per access component of the order.
+	if err := im.Clear(unsafe.Slice((*uint32)(data), im.AccessComponents()), reg); err != nil {
+		return fail(op, err)
+	}
+	return ok
+}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/rocpu/rocpu/emu"
 	"github.com/rocpu/rocpu/internal/vmem"
 )
 
@@ -521,6 +522,77 @@ func CopyImage(src *Image, srcOff [3]uint32, dst *Image, dstOff [3]uint32, rng [
 		}
 	}
 	return nil
+}
+
+// Clear is hsa_ext_image_clear: every element of the region takes the
+// value data gives for the image's access components (R, R G, or R G B A:
+// one per channel of the order), as f32 bits for float and normalized
+// channel types and as int32/uint32 for integer ones, converted as the
+// HSA PRM's channel types say: normalized and half types round to nearest
+// even after clamping (the image_store conversions, emu.EncodeElement),
+// integer types saturate.
+func (im *Image) Clear(data []uint32, reg ImageRegion) error {
+	const op = "Image.Clear"
+	if err := im.rt.check(op); err != nil {
+		return err
+	}
+	if err := im.checkRegion(op, reg); err != nil {
+		return err
+	}
+	if n := im.AccessComponents(); len(data) < n {
+		return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "%d clear values for %d access components", len(data), im.AccessComponents())
+	}
+	// Access component j (R, G, B, A) lands in memory component sel[j]-X.
+	var comp [4]uint32
+	for j, s := range im.f.sel {
+		if s >= selX {
+			comp[s-selX] = saturate(data[j], im.desc.ChannelType)
+		}
+	}
+	elem, err := emu.EncodeElement(im.f.dfmt, im.f.nfmt, comp)
+	if err != nil {
+		return wrapf(op, HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED, err, "clear value")
+	}
+	for z := uint32(0); z < reg.Range[2]; z++ {
+		for y := uint32(0); y < reg.Range[1]; y++ {
+			row, err := im.rt.bytes(op, "image data", im.rowAddr(reg.Offset[0], reg.Offset[1]+y, reg.Offset[2]+z), uint64(reg.Range[0])*im.f.elem)
+			if err != nil {
+				return err
+			}
+			for x := 0; x < len(row); x += len(elem) {
+				copy(row[x:], elem)
+			}
+		}
+	}
+	return nil
+}
+
+// saturate clamps an integer clear value to its channel type's range (the
+// store conversion keeps the low bits).
+func saturate(v uint32, ct uint32) uint32 {
+	sat := func(lo, hi int64, x int64) uint32 { return uint32(min(max(x, lo), hi)) }
+	switch ct {
+	case HSA_EXT_IMAGE_CHANNEL_TYPE_SIGNED_INT8:
+		return sat(-128, 127, int64(int32(v)))
+	case HSA_EXT_IMAGE_CHANNEL_TYPE_SIGNED_INT16:
+		return sat(-32768, 32767, int64(int32(v)))
+	case HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT8:
+		return sat(0, 255, int64(v))
+	case HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT16:
+		return sat(0, 65535, int64(v))
+	}
+	return v
+}
+
+// AccessComponents is the number of values Clear takes for the image.
+func (im *Image) AccessComponents() int {
+	n := 0
+	for _, s := range im.f.sel {
+		if s >= selX {
+			n++
+		}
+	}
+	return n
 }
 
 // CreateSampler is hsa_ext_sampler_create.

@@ -2,6 +2,7 @@ package hsa
 
 import (
 	"bytes"
+	"math"
 	"testing"
 )
 
@@ -328,4 +329,51 @@ func TestImageAPI(t *testing.T) {
 	wantStatus(t, err, HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED)
 	_, err = r.CPUAgent().CreateSampler(SamplerDescriptor{})
 	wantStatus(t, err, HSA_STATUS_ERROR_INVALID_AGENT)
+}
+
+// TestImageClear clears regions of images in several formats: the values
+// are given per access component (R, G, B, A), converted as the HSA PRM
+// channel types say, and stored in the order's memory layout.
+func TestImageClear(t *testing.T) {
+	r, _ := newRT(t, "gfx90a")
+	gpu := r.GPUAgents()[0]
+	data, err := gpuPool(t, r).Allocate(4096, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, _ := r.bytes("test", "image", data, 4096)
+	f := func(x float32) uint32 { return math.Float32bits(x) }
+	for _, c := range []struct {
+		ct, co uint32
+		data   []uint32
+		want   []byte // one element
+	}{
+		// 0.5*255 = 127.5 rounds to even: 128; 1.5 clamps to 255.
+		{HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT8, HSA_EXT_IMAGE_CHANNEL_ORDER_RGBA, []uint32{f(0.5), f(1.5), f(0), f(0.2)}, []byte{128, 255, 0, 51}},
+		// BGRA: blue first in memory.
+		{HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT8, HSA_EXT_IMAGE_CHANNEL_ORDER_BGRA, []uint32{f(1), f(0), f(0.2), f(0.5)}, []byte{51, 0, 255, 128}},
+		// Integers saturate.
+		{HSA_EXT_IMAGE_CHANNEL_TYPE_SIGNED_INT8, HSA_EXT_IMAGE_CHANNEL_ORDER_RG, []uint32{uint32(0xFFFFFF00), 1000}, []byte{0x80, 0x7F}},
+		{HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT16, HSA_EXT_IMAGE_CHANNEL_ORDER_R, []uint32{70000}, []byte{0xFF, 0xFF}},
+		// f16 1.5 = 0x3E00; snorm16 -1 = 0x8001.
+		{HSA_EXT_IMAGE_CHANNEL_TYPE_HALF_FLOAT, HSA_EXT_IMAGE_CHANNEL_ORDER_R, []uint32{f(1.5)}, []byte{0x00, 0x3E}},
+		{HSA_EXT_IMAGE_CHANNEL_TYPE_SNORM_INT16, HSA_EXT_IMAGE_CHANNEL_ORDER_R, []uint32{f(-3)}, []byte{0x01, 0x80}},
+	} {
+		clear(mem)
+		d := ImageDescriptor{Geometry: HSA_EXT_IMAGE_GEOMETRY_2D, Width: 6, Height: 3, ChannelType: c.ct, ChannelOrder: c.co}
+		im, err := gpu.CreateImage(d, data, HSA_ACCESS_PERMISSION_RW, HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := im.Clear(c.data, ImageRegion{Offset: [3]uint32{1, 2, 0}, Range: [3]uint32{5, 1, 1}}); err != nil {
+			t.Fatalf("type %d order %d: %v", c.ct, c.co, err)
+		}
+		n := len(c.want)
+		row := mem[2*256:]
+		if !bytes.Equal(row[n:2*n], c.want) || !bytes.Equal(row[5*n:6*n], c.want) || row[n-1] != 0 || mem[256+n] != 0 {
+			t.Errorf("type %d order %d: row 2 = %v, want elements 1-5 = %v", c.ct, c.co, row[:6*n], c.want)
+		}
+		wantStatus(t, im.Clear(c.data[:len(c.data)-1], ImageRegion{Range: [3]uint32{1, 1, 1}}), HSA_STATUS_ERROR_INVALID_ARGUMENT)
+		im.Destroy()
+	}
 }

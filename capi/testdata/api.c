@@ -241,6 +241,14 @@ static void test_images(hsa_agent_t gpu, hsa_amd_memory_pool_t pool) {
   memset(back, 0, sizeof(back));
   OK(hsa_ext_image_export(gpu, img, back, 0, 0, &r));
   CHECK(back[7] == 7.0f, "export read %g", back[7]);
+  float two = 2.0f;
+  hsa_ext_image_region_t cr = {{30, 22, 0}, {7, 1, 1}};
+  OK(hsa_ext_image_clear(gpu, img, &two, &cr));
+  CHECK(((float *)data)[22 * 64 + 29] == 0.0f && ((float *)data)[22 * 64 + 30] == 2.0f &&
+            ((float *)data)[22 * 64 + 36] == 2.0f && ((float *)data)[22 * 64 + 37] == 0.0f,
+        "clear wrote %g %g %g %g", ((float *)data)[22 * 64 + 29], ((float *)data)[22 * 64 + 30],
+        ((float *)data)[22 * 64 + 36], ((float *)data)[22 * 64 + 37]);
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_clear(gpu, img, NULL, &cr));
   hsa_ext_image_region_t past = {{0, 23, 0}, {37, 1, 1}};
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_import(gpu, row, 0, 0, img, &past));
 

@@ -108,6 +108,7 @@ int main(void) {
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_sampler_create(gpu, NULL, (hsa_ext_sampler_t *)&out));
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_sampler_create(gpu, &sdesc, NULL));
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_import(gpu, &out, 0, 0, (hsa_ext_image_t){0}, NULL));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_clear(gpu, (hsa_ext_image_t){0}, &out, NULL));
 
   // Invalid handles of every kind.
   hsa_agent_t bad_agent = {0xdead0};
@@ -219,8 +220,7 @@ int main(void) {
 
   // Not supported: a clear error, nothing written.
   out = sentinel;
-  hsa_ext_image_region_t region = {{0, 0, 0}, {1, 1, 1}};
-  STATUS(HSA_STATUS_ERROR, hsa_ext_image_clear(gpu, (hsa_ext_image_t){0}, buf, &region));
+  STATUS(HSA_STATUS_ERROR, hsa_amd_image_create(gpu, NULL, NULL, NULL, HSA_ACCESS_PERMISSION_RW, (hsa_ext_image_t *)&out));
   STATUS(HSA_STATUS_ERROR, hsa_ext_program_create(HSA_MACHINE_MODEL_LARGE, HSA_PROFILE_BASE,
                                                   HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
                                                   (hsa_ext_program_t *)&out));
