@@ -17,7 +17,10 @@ import (
 // and one zero dword. HIP copies those twelve dwords into its texture
 // object (HIP_IMAGE_OBJECT_SIZE_DWORD) and the eight dwords at a sampler
 // handle after them (HIP_SAMPLER_OBJECT_SIZE_DWORD), so a sampler object
-// is the four-dword S# padded with zeros to eight.
+// is the four-dword S# padded with zeros to eight. (AMDGPUUsage, §6.7,
+// speaks of a 48-byte S# with two extra dwords of HSAIL BRIG enumerations
+// for query_sampler; no device library rocpu runs reads them, so they are
+// not written.)
 //
 // Field positions, by dword (w) and bit, as emu/ops_image.go decodes them:
 //
