@@ -2,7 +2,8 @@
 // textures.hip, checked against host computations: a uchar4 array read as
 // normalized floats with normalized coordinates and wrap addressing;
 // bilinear filtering of a float array under clamp; mirror and border
-// addressing; a 1D array read with tex1D; a surface written with
+// addressing; a 1D array read with tex1D; a 3D array (tex3D) and a layered
+// 2D array (tex2DLayered) filled with hipMemcpy3D; a surface written with
 // surf2Dwrite and copied back with hipMemcpy2DFromArray.
 #include "common.h"
 #include <cmath>
@@ -23,6 +24,16 @@ __global__ void sample1d(hipTextureObject_t t, const float *u, float *out, int n
   if (i < n) out[i] = tex1D<float>(t, u[i]);
 }
 
+__global__ void sample3d(hipTextureObject_t t, float *out, int w, int h) {
+  int x = threadIdx.x, y = threadIdx.y, z = blockIdx.x;  // one texel past every face
+  if (x < w + 2 && y < h + 2) out[(z * (h + 2) + y) * (w + 2) + x] = tex3D<float>(t, x - 0.5f, y - 0.5f, z - 0.5f);
+}
+
+__global__ void sample_layered(hipTextureObject_t t, float *out, int w, int h) {
+  int x = threadIdx.x, y = threadIdx.y, l = blockIdx.x;
+  if (x < w && y < h) out[(l * h + y) * w + x] = tex2DLayered<float>(t, x + 0.5f, y + 0.5f, l);
+}
+
 __global__ void write_surface(hipSurfaceObject_t s, int w, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < w && y < h) surf2Dwrite(float(100 * y + x), s, x * (int)sizeof(float), y);
@@ -34,7 +45,7 @@ static hipTextureObject_t make_texture(hipArray_t a, hipTextureAddressMode mode,
   rd.resType = hipResourceTypeArray;
   rd.res.array.array = a;
   hipTextureDesc td = {};
-  td.addressMode[0] = td.addressMode[1] = mode;
+  td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = mode;
   td.filterMode = filter;
   td.readMode = read;
   td.normalizedCoords = normalized;
@@ -184,6 +195,47 @@ int main() {
   CHECK(hipFreeArray(a1d));
   CHECK(hipFree(du));
   CHECK(hipFree(dout));
+
+  // A 3D array and a layered 2D array, filled with hipMemcpy3D and read
+  // with point sampling under clamp.
+  const int W3 = 5, H3 = 3, D3 = 4;
+  std::vector<float> vol(W3 * H3 * D3);
+  for (int i = 0; i < W3 * H3 * D3; i++) vol[i] = i * 0.25f - 3;
+  for (int layered = 0; layered < 2; layered++) {
+    hipArray_t a;
+    CHECK(hipMalloc3DArray(&a, &c1, make_hipExtent(W3, H3, D3), layered ? hipArrayLayered : 0));
+    hipMemcpy3DParms p = {};
+    p.srcPtr = make_hipPitchedPtr(vol.data(), W3 * sizeof(float), W3, H3);
+    p.dstArray = a;
+    p.extent = make_hipExtent(W3, H3, D3);
+    p.kind = hipMemcpyHostToDevice;
+    CHECK(hipMemcpy3D(&p));
+    hipTextureObject_t t = make_texture(a, hipAddressModeClamp, hipFilterModePoint, hipReadModeElementType, 0);
+    int n = (W3 + 2) * (H3 + 2) * (D3 + 2);
+    float *o;
+    CHECK(hipMalloc(&o, n * sizeof(float)));
+    std::vector<float> got(n);
+    if (!layered) {
+      sample3d<<<D3 + 2, dim3(W3 + 2, H3 + 2)>>>(t, o, W3, H3);
+      CHECK(hipGetLastError());
+      CHECK(hipMemcpy(got.data(), o, n * sizeof(float), hipMemcpyDeviceToHost));
+      for (int z = 0; z < D3 + 2; z++)
+        for (int y = 0; y < H3 + 2; y++)
+          for (int x = 0; x < W3 + 2; x++) {
+            float want = vol[(clampi(z - 1, D3) * H3 + clampi(y - 1, H3)) * W3 + clampi(x - 1, W3)];
+            EXPECT(got[(z * (H3 + 2) + y) * (W3 + 2) + x] == want, "tex3D (%d, %d, %d): %g want %g", x - 1, y - 1,
+                   z - 1, got[(z * (H3 + 2) + y) * (W3 + 2) + x], want);
+          }
+    } else {
+      sample_layered<<<D3, dim3(W3, H3)>>>(t, o, W3, H3);
+      CHECK(hipGetLastError());
+      CHECK(hipMemcpy(got.data(), o, W3 * H3 * D3 * sizeof(float), hipMemcpyDeviceToHost));
+      for (int i = 0; i < W3 * H3 * D3; i++) EXPECT(got[i] == vol[i], "tex2DLayered %d: %g want %g", i, got[i], vol[i]);
+    }
+    CHECK(hipDestroyTextureObject(t));
+    CHECK(hipFreeArray(a));
+    CHECK(hipFree(o));
+  }
 
   // A surface: written by a kernel, copied back to the host.
   const int SW = 19, SH = 6;
