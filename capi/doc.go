@@ -34,12 +34,12 @@
 // Signal groups are indices into a table here. Every Go error becomes an
 // hsa_status_t through hsa.StatusOf, the one mapping table.
 //
-// Functions rocpu does not implement (images and samplers, the HSAIL
-// finalizer, the pre-1.1 code-object API, IPC, interop, SVM attributes and
-// migration, soft queues) return HSA_STATUS_ERROR and write nothing. GPU
-// agents nevertheless report the images extension and answer its
-// HSA_EXT_AGENT_INFO_* limits, because HIP 5.2 needs the row-pitch
-// alignment for hipMallocPitch; creating an image still fails.
+// Functions rocpu does not implement (the HSAIL finalizer, the pre-1.1
+// code-object API, IPC, interop, SVM attributes and migration, soft
+// queues and the AMD image layouts) return
+// HSA_STATUS_ERROR and write nothing. The images extension (hsa_image.c,
+// package hsa's image.go) creates images and samplers whose handles are
+// the addresses of their hardware descriptors, as kernels expect.
 // Setting ROCPU_CAPI_TRACE=1 prints every failing call with its Go error to
 // stderr.
 //

@@ -291,11 +291,20 @@ hsa_status_t HSA_API hsa_system_get_extension_table(uint16_t extension, uint16_t
   bool ok = false;
   hsa_status_t st = hsa_system_extension_supported(extension, version_major, version_minor, &ok);
   if (st != HSA_STATUS_SUCCESS) return st;
-  if (table == NULL) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (!ok || extension != HSA_EXTENSION_AMD_LOADER || version_major != 1 || loader_table_size(version_minor) == 0)
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  memcpy(table, &loader_table, loader_table_size(version_minor));
-  return HSA_STATUS_SUCCESS;
+  if (table == NULL || !ok || version_major != 1) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  switch (extension) {
+    case HSA_EXTENSION_AMD_LOADER:
+      if (loader_table_size(version_minor) == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      memcpy(table, &loader_table, loader_table_size(version_minor));
+      return HSA_STATUS_SUCCESS;
+    case HSA_EXTENSION_IMAGES: {
+      size_t n = rocpu_images_table(version_minor, 0, NULL);
+      if (n == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      rocpu_images_table(version_minor, n, table);
+      return HSA_STATUS_SUCCESS;
+    }
+  }
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
 hsa_status_t HSA_API hsa_system_get_major_extension_table(uint16_t extension, uint16_t version_major,
@@ -304,10 +313,17 @@ hsa_status_t HSA_API hsa_system_get_major_extension_table(uint16_t extension, ui
   bool ok = false;
   hsa_status_t st = hsa_system_major_extension_supported(extension, version_major, &minor, &ok);
   if (st != HSA_STATUS_SUCCESS) return st;
-  if (table == NULL || table_length == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (!ok || extension != HSA_EXTENSION_AMD_LOADER || version_major != 1) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (table == NULL || table_length == 0 || !ok || version_major != 1) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   // Fill as much of the newest table as the caller has room for.
-  size_t n = table_length < sizeof(loader_table) ? table_length : sizeof(loader_table);
-  memcpy(table, &loader_table, n);
-  return HSA_STATUS_SUCCESS;
+  switch (extension) {
+    case HSA_EXTENSION_AMD_LOADER: {
+      size_t n = table_length < sizeof(loader_table) ? table_length : sizeof(loader_table);
+      memcpy(table, &loader_table, n);
+      return HSA_STATUS_SUCCESS;
+    }
+    case HSA_EXTENSION_IMAGES:
+      rocpu_images_table(minor, table_length, table);
+      return HSA_STATUS_SUCCESS;
+  }
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }

@@ -12,81 +12,13 @@
 
 #define UNSUPPORTED(name) return (hsa_status_t)rocpu_unsupported(name)
 
-// Images and samplers (hsa_ext_image.h, hsa_amd_image_*): rocpu's GPU has no texture units.
-hsa_status_t HSA_API hsa_ext_image_get_capability(hsa_agent_t agent, hsa_ext_image_geometry_t geometry, const hsa_ext_image_format_t *image_format, uint32_t *capability_mask) {
-  (void)agent, (void)geometry, (void)image_format, (void)capability_mask;
-  UNSUPPORTED("hsa_ext_image_get_capability");
-}
-
-hsa_status_t HSA_API hsa_ext_image_get_capability_with_layout(hsa_agent_t agent, hsa_ext_image_geometry_t geometry, const hsa_ext_image_format_t *image_format, hsa_ext_image_data_layout_t image_data_layout, uint32_t *capability_mask) {
-  (void)agent, (void)geometry, (void)image_format, (void)image_data_layout, (void)capability_mask;
-  UNSUPPORTED("hsa_ext_image_get_capability_with_layout");
-}
-
-hsa_status_t HSA_API hsa_ext_image_data_get_info(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, hsa_access_permission_t access_permission, hsa_ext_image_data_info_t *image_data_info) {
-  (void)agent, (void)image_descriptor, (void)access_permission, (void)image_data_info;
-  UNSUPPORTED("hsa_ext_image_data_get_info");
-}
-
-hsa_status_t HSA_API hsa_ext_image_data_get_info_with_layout(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout, size_t image_data_row_pitch, size_t image_data_slice_pitch, hsa_ext_image_data_info_t *image_data_info) {
-  (void)agent, (void)image_descriptor, (void)access_permission, (void)image_data_layout, (void)image_data_row_pitch, (void)image_data_slice_pitch, (void)image_data_info;
-  UNSUPPORTED("hsa_ext_image_data_get_info_with_layout");
-}
-
-hsa_status_t HSA_API hsa_ext_image_create(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_t *image) {
-  (void)agent, (void)image_descriptor, (void)image_data, (void)access_permission, (void)image;
-  UNSUPPORTED("hsa_ext_image_create");
-}
-
-hsa_status_t HSA_API hsa_ext_image_create_with_layout(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout, size_t image_data_row_pitch, size_t image_data_slice_pitch, hsa_ext_image_t *image) {
-  (void)agent, (void)image_descriptor, (void)image_data, (void)access_permission, (void)image_data_layout, (void)image_data_row_pitch, (void)image_data_slice_pitch, (void)image;
-  UNSUPPORTED("hsa_ext_image_create_with_layout");
-}
-
-hsa_status_t HSA_API hsa_ext_image_destroy(hsa_agent_t agent, hsa_ext_image_t image) {
-  (void)agent, (void)image;
-  UNSUPPORTED("hsa_ext_image_destroy");
-}
-
-hsa_status_t HSA_API hsa_ext_image_copy(hsa_agent_t agent, hsa_ext_image_t src_image, const hsa_dim3_t *src_offset, hsa_ext_image_t dst_image, const hsa_dim3_t *dst_offset, const hsa_dim3_t *range) {
-  (void)agent, (void)src_image, (void)src_offset, (void)dst_image, (void)dst_offset, (void)range;
-  UNSUPPORTED("hsa_ext_image_copy");
-}
-
-hsa_status_t HSA_API hsa_ext_image_import(hsa_agent_t agent, const void *src_memory, size_t src_row_pitch, size_t src_slice_pitch, hsa_ext_image_t dst_image, const hsa_ext_image_region_t *image_region) {
-  (void)agent, (void)src_memory, (void)src_row_pitch, (void)src_slice_pitch, (void)dst_image, (void)image_region;
-  UNSUPPORTED("hsa_ext_image_import");
-}
-
-hsa_status_t HSA_API hsa_ext_image_export(hsa_agent_t agent, hsa_ext_image_t src_image, void *dst_memory, size_t dst_row_pitch, size_t dst_slice_pitch, const hsa_ext_image_region_t *image_region) {
-  (void)agent, (void)src_image, (void)dst_memory, (void)dst_row_pitch, (void)dst_slice_pitch, (void)image_region;
-  UNSUPPORTED("hsa_ext_image_export");
-}
-
-hsa_status_t HSA_API hsa_ext_image_clear(hsa_agent_t agent, hsa_ext_image_t image, const void *data, const hsa_ext_image_region_t *image_region) {
-  (void)agent, (void)image, (void)data, (void)image_region;
-  UNSUPPORTED("hsa_ext_image_clear");
-}
-
-hsa_status_t HSA_API hsa_ext_sampler_create(hsa_agent_t agent, const hsa_ext_sampler_descriptor_t *sampler_descriptor, hsa_ext_sampler_t *sampler) {
-  (void)agent, (void)sampler_descriptor, (void)sampler;
-  UNSUPPORTED("hsa_ext_sampler_create");
-}
-
-hsa_status_t HSA_API hsa_ext_sampler_destroy(hsa_agent_t agent, hsa_ext_sampler_t sampler) {
-  (void)agent, (void)sampler;
-  UNSUPPORTED("hsa_ext_sampler_destroy");
-}
-
+// Images: hsa_image.c implements the image extension; rocpu has no AMD
+// image layouts (tiling metadata) to create images from.
 hsa_status_t HSA_API hsa_amd_image_create(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const hsa_amd_image_descriptor_t *image_layout, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_t *image) {
   (void)agent, (void)image_descriptor, (void)image_layout, (void)image_data, (void)access_permission, (void)image;
   UNSUPPORTED("hsa_amd_image_create");
 }
 
-hsa_status_t HSA_API hsa_amd_image_get_info_max_dim(hsa_agent_t agent, hsa_agent_info_t attribute, void *value) {
-  (void)agent, (void)attribute, (void)value;
-  UNSUPPORTED("hsa_amd_image_get_info_max_dim");
-}
 
 
 // The HSAIL finalizer (hsa_ext_finalize.h): rocpu runs AMDGPU code objects only.

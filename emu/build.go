@@ -338,6 +338,36 @@ func buildOp(in *isa.Inst) (*op, error) {
 			o.src[2] = conv(src[1], tI32)
 			o.dst = o.src[2]
 		}
+	case isa.EncMIMG:
+		// ops_image.go: src[0] vaddr, src[1] srsrc (T#), src[2] ssamp
+		// (S#), dst vdata (loaded, or stored); imm dmask | imgUnorm.
+		for _, x := range [...]struct {
+			flag uint32
+			what string
+		}{{isa.FlagD16, "d16"}, {isa.FlagA16, "a16"}, {isa.FlagTFE, "tfe"}, {isa.FlagLWE, "lwe"}} {
+			if m.Flags&x.flag != 0 {
+				return nil, notImplemented(in, "image "+x.what)
+			}
+		}
+		if m.DMask == 0 {
+			// GFX9 still returns one register for a zero dmask; what it
+			// holds is not documented.
+			return nil, notImplemented(in, "image dmask 0")
+		}
+		setSrc(0, src[0])
+		if base != nil {
+			o.src[1] = conv(base, tI32)
+		}
+		if src[1] != nil {
+			o.src[2] = conv(src[1], tI32)
+		}
+		o.imm = uint32(m.DMask)
+		if m.Flags&isa.FlagUnorm != 0 {
+			o.imm |= imgUnorm
+		}
+		if strings.HasSuffix(name, "_mip") {
+			o.flags |= fImgMip
+		}
 	default:
 		return nil, notImplemented(in, "encoding not implemented")
 	}

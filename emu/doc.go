@@ -74,7 +74,14 @@
 // cooperative queue's dispatches) sizes scratch for the whole grid when it
 // fits the device's wave slots.
 //
-// Not implemented yet: wave32, MIMG (image_* decode but fault as not
-// supported), ordered-count (ds_ordered_count) and other GDS instructions,
-// LDS-DMA (buffer/global loads to LDS).
+// MIMG (ops_image.go): image_load(_mip), image_store(_mip),
+// image_get_resinfo and image_sample(_lz/_l) on linear single-level 1D,
+// 2D, 3D and array resources in the buffer formats, with point and
+// bilinear filtering and every address mode but half-border; other image
+// instructions and descriptor settings fault as not supported.
+//
+// Not implemented yet: wave32, the other MIMG instructions (gather4,
+// atomics, derivatives, depth compare, d16/a16), ordered-count
+// (ds_ordered_count) and other GDS instructions, LDS-DMA (buffer/global
+// loads to LDS).
 package emu

@@ -9,7 +9,7 @@ import (
 // Per-instruction tests of tricky semantics, run on a bare wave with
 // hand-resolved operands (the ISA reference guides' definitions).
 
-func testWave(t *testing.T) *wave {
+func testWave(t testing.TB) *wave {
 	t.Helper()
 	mem := &testMem{}
 	d, err := NewDevice(DefaultGFX90A(mem))

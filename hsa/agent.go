@@ -103,22 +103,25 @@ const (
 	HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS         AgentInfo = 0xA013 // bool
 	HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT AgentInfo = 0xA014 // uint32
 
-	// hsa_ext_agent_info_t (hsa_ext_image.h): GPU agents report the images
-	// extension so HIP enables its pitched allocations (hipMallocPitch
-	// asks the row-pitch alignment); creating images is not supported.
-	HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS            AgentInfo = 0x3000 // uint64 (size_t)
-	HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS           AgentInfo = 0x3001 // uint64
-	HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS           AgentInfo = 0x3002 // uint64
-	HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS            AgentInfo = 0x3003 // [2]uint64
-	HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS           AgentInfo = 0x3004 // [2]uint64
-	HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS       AgentInfo = 0x3005 // [2]uint64
-	HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS      AgentInfo = 0x3006 // [2]uint64
-	HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS            AgentInfo = 0x3007 // [3]uint64
-	HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS           AgentInfo = 0x3008 // uint64
-	HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES             AgentInfo = 0x3009 // uint64
-	HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES           AgentInfo = 0x300A // uint64
-	HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS             AgentInfo = 0x300B // uint64
-	HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT AgentInfo = 0x300C // uint64
+	// hsa_ext_agent_info_t (hsa_ext_image.h): GPU agents implement the
+	// images extension (image.go). The header calls these values size_t,
+	// but ROCr writes uint32 (image_runtime.cpp GetImageInfoMaxDimension,
+	// the GPU agent's GetInfo) and ROCclr reads them into uint32 variables
+	// and arrays: eight-byte values overran them and gave HIP a 2D maximum
+	// height of 0.
+	HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS            AgentInfo = 0x3000 // uint32
+	HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS           AgentInfo = 0x3001 // uint32
+	HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS           AgentInfo = 0x3002 // uint32
+	HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS            AgentInfo = 0x3003 // [2]uint32
+	HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS           AgentInfo = 0x3004 // [2]uint32
+	HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS       AgentInfo = 0x3005 // [2]uint32
+	HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS      AgentInfo = 0x3006 // [2]uint32
+	HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS            AgentInfo = 0x3007 // [3]uint32
+	HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS           AgentInfo = 0x3008 // uint32
+	HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES             AgentInfo = 0x3009 // uint32
+	HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES           AgentInfo = 0x300A // uint32
+	HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS             AgentInfo = 0x300B // uint32
+	HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT AgentInfo = 0x300C // uint32
 )
 
 // Dim3 is hsa_dim3_t.
@@ -537,31 +540,29 @@ func (a *Agent) Info(attr AgentInfo) (any, error) {
 func imageInfo(attr AgentInfo) any {
 	switch attr {
 	case HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS:
-		return uint64(16384)
+		return uint32(16384)
 	case HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS:
-		return uint64(65536)
+		return uint32(65536)
 	case HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS,
 		HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS:
-		return [2]uint64{16384, 16384}
+		return [2]uint32{16384, 16384}
 	case HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS:
-		return [3]uint64{2048, 2048, 2048}
+		return [3]uint32{2048, 2048, 2048}
 	case HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS:
-		return uint64(2048)
+		return uint32(2048)
 	case HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES:
-		return uint64(128)
+		return uint32(128)
 	case HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES:
-		return uint64(64)
+		return uint32(64)
 	case HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS:
-		return uint64(16)
+		return uint32(16)
 	}
-	return uint64(256) // HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT
+	return uint32(256) // HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT
 }
 
 // ExtensionSupported is hsa_system_extension_supported and
 // hsa_agent_extension_supported: rocpu implements the AMD loader extension,
-// versions 1.00 to 1.03, and reports the images extension 1.0-1.1: its
-// agent attributes are answered, but the C library's image and sampler
-// functions return HSA_STATUS_ERROR_NOT_SUPPORTED.
+// versions 1.00 to 1.03, and the images extension 1.0-1.1 (image.go).
 func (r *Runtime) ExtensionSupported(ext uint16, major, minor uint16) bool {
 	switch ext {
 	case HSA_EXTENSION_AMD_LOADER:

@@ -84,14 +84,15 @@ func TestDefaultAgents(t *testing.T) {
 		t.Error("GPU agent does not report the images extension")
 	}
 	for attr, want := range map[AgentInfo]any{
-		HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS:            uint64(16384),
-		HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS:            [2]uint64{16384, 16384},
-		HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS:            [3]uint64{2048, 2048, 2048},
-		HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS:           uint64(2048),
-		HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES:             uint64(128),
-		HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES:           uint64(64),
-		HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS:             uint64(16),
-		HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT: uint64(256),
+		// uint32, as ROCr writes them (agent.go).
+		HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS:            uint32(16384),
+		HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS:            [2]uint32{16384, 16384},
+		HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS:            [3]uint32{2048, 2048, 2048},
+		HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS:           uint32(2048),
+		HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES:             uint32(128),
+		HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES:           uint32(64),
+		HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS:             uint32(16),
+		HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT: uint32(256),
 	} {
 		if v, err := gpu.Info(attr); err != nil || v != want {
 			t.Errorf("GPU image attribute %#x = %v %v, want %v", uint32(attr), v, err, want)

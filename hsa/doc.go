@@ -37,12 +37,17 @@
 //     kernels registered by descriptor address, symbols with every
 //     hsa_executable_symbol_info_t attribute, and the AMD loader extension's
 //     queries (hsa_ven_amd_loader.h).
+//   - §6.7 images and samplers (the images extension, hsa_ext_image.h):
+//     linear images over application memory and samplers whose handles
+//     are the addresses of their GFX9 hardware descriptors (T#/V#, S#:
+//     imagesrd.go), data info, import, export, copy and clear.
 //   - DESIGN.md "Code object versions and hidden arguments": Queue.Launch
 //     lays out explicit and hidden kernel arguments with codeobject's
 //     kernarg layout, and decodes OpenCL printf buffers (§2.7).
 //
 // Handles: a signal's handle is its amd_signal_t's address and a queue's
-// is its amd_queue_t's; kernel objects are kernel descriptor addresses.
+// is its amd_queue_t's; kernel objects are kernel descriptor addresses;
+// image and sampler handles are the addresses of their descriptors.
 // Agents, pools/regions, ISAs, wavefronts, caches, executables, symbols,
 // readers and loaded code objects have opaque handles whose top byte names
 // their kind and whose bits 55:32 hold the runtime's generation, so a

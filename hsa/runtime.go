@@ -185,6 +185,7 @@ type Runtime struct {
 
 	ldr    loaderState
 	events eventState
+	img    imageState // image.go
 
 	kernMu  sync.RWMutex
 	kernels map[uint64]*Kernel

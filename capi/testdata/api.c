@@ -14,6 +14,7 @@
 #include <hsa/amd_hsa_signal.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_ext_image.h>
 #include <hsa/hsa_ven_amd_loader.h>
 
 static int checks, failures;
@@ -178,7 +179,90 @@ static void test_loader_table(void) {
   OK(hsa_system_get_extension_table(HSA_EXTENSION_AMD_LOADER, 1, 0, &t0));
   CHECK(t0.hsa_ven_amd_loader_query_executable == t.hsa_ven_amd_loader_query_executable, "1.00 table differs");
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT,
-         hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, sizeof(t), &t));
+         hsa_system_get_major_extension_table(HSA_EXTENSION_FINALIZER, 1, sizeof(t), &t));
+
+  // The images table: the 1.00 prefix by minor version, the newest by size.
+  hsa_ext_images_1_pfn_t it;
+  memset(&it, 0, sizeof(it));
+  OK(hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, sizeof(it), &it));
+  CHECK(it.hsa_ext_image_create == hsa_ext_image_create && it.hsa_ext_sampler_destroy == hsa_ext_sampler_destroy &&
+            it.hsa_ext_image_create_with_layout == hsa_ext_image_create_with_layout,
+        "images 1.x table does not hold the library's functions");
+  struct {
+    hsa_ext_images_1_00_pfn_t t;
+    void *after;
+  } i0;
+  i0.after = &i0;
+  OK(hsa_system_get_extension_table(HSA_EXTENSION_IMAGES, 1, 0, &i0.t));
+  CHECK(i0.t.hsa_ext_image_import == hsa_ext_image_import && i0.after == &i0, "images 1.00 table wrong or overrun");
+}
+
+// Images: a 2D float image over pool memory; its handle is the address of
+// the descriptor words kernels read (hsa/imagesrd.go has the layout).
+static void test_images(hsa_agent_t gpu, hsa_amd_memory_pool_t pool) {
+  uint32_t dims[3] = {0, 0, 0};
+  OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS, dims));
+  CHECK(dims[0] == 2048 && dims[1] == 2048 && dims[2] == 2048, "3D max %u %u %u (uint32, as ROCr)", dims[0], dims[1],
+        dims[2]);
+  uint32_t d2[3] = {0, 0, 7};
+  OK(hsa_amd_image_get_info_max_dim(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS, d2));
+  CHECK(d2[0] == 16384 && d2[1] == 16384 && d2[2] == 7, "2D max %u %u (and %u untouched)", d2[0], d2[1], d2[2]);
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT,
+         hsa_amd_image_get_info_max_dim(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS, d2));
+  hsa_ext_image_format_t f = {HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT, HSA_EXT_IMAGE_CHANNEL_ORDER_R};
+  uint32_t cap = 0;
+  OK(hsa_ext_image_get_capability(gpu, HSA_EXT_IMAGE_GEOMETRY_2D, &f, &cap));
+  CHECK(cap & HSA_EXT_IMAGE_CAPABILITY_READ_WRITE, "float R 2D capability %#x", cap);
+  hsa_ext_image_format_t srgb = {HSA_EXT_IMAGE_CHANNEL_TYPE_UNORM_INT8, HSA_EXT_IMAGE_CHANNEL_ORDER_SRGBA};
+  OK(hsa_ext_image_get_capability(gpu, HSA_EXT_IMAGE_GEOMETRY_2D, &srgb, &cap));
+  CHECK(cap == 0, "sRGBA capability %#x, want 0", cap);
+
+  hsa_ext_image_descriptor_t d = {HSA_EXT_IMAGE_GEOMETRY_2D, 37, 23, 0, 0, f};
+  hsa_ext_image_data_info_t info = {0, 0};
+  OK(hsa_ext_image_data_get_info(gpu, &d, HSA_ACCESS_PERMISSION_RW, &info));
+  CHECK(info.size == 256 * 23 && info.alignment == 256, "data info size %zu alignment %zu", info.size, info.alignment);
+  void *data = NULL;
+  OK(hsa_amd_memory_pool_allocate(pool, info.size, 0, &data));
+  hsa_ext_image_t img = {0};
+  OK(hsa_ext_image_create(gpu, &d, data, HSA_ACCESS_PERMISSION_RW, &img));
+  const uint32_t *w = (const uint32_t *)(uintptr_t)img.handle;
+  if (w != NULL) {
+    CHECK(w[0] == (uint32_t)((uintptr_t)data >> 8), "T# base %#x", w[0]);
+    CHECK((w[2] & 0x3fff) == 36 && (w[2] >> 14 & 0x3fff) == 22, "T# width/height word %#x", w[2]);
+    CHECK(w[8] == HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT && w[9] == HSA_EXT_IMAGE_CHANNEL_ORDER_R && w[10] == 37,
+          "words 8-10 %u %u %u", w[8], w[9], w[10]);
+  }
+  float row[37];
+  for (int i = 0; i < 37; i++) row[i] = (float)i;
+  hsa_ext_image_region_t r = {{0, 5, 0}, {37, 1, 1}};
+  OK(hsa_ext_image_import(gpu, row, 0, 0, img, &r));
+  CHECK(((float *)data)[5 * 64 + 36] == 36.0f, "import landed at %g", ((float *)data)[5 * 64 + 36]);
+  float back[37];
+  memset(back, 0, sizeof(back));
+  OK(hsa_ext_image_export(gpu, img, back, 0, 0, &r));
+  CHECK(back[7] == 7.0f, "export read %g", back[7]);
+  float two = 2.0f;
+  hsa_ext_image_region_t cr = {{30, 22, 0}, {7, 1, 1}};
+  OK(hsa_ext_image_clear(gpu, img, &two, &cr));
+  CHECK(((float *)data)[22 * 64 + 29] == 0.0f && ((float *)data)[22 * 64 + 30] == 2.0f &&
+            ((float *)data)[22 * 64 + 36] == 2.0f && ((float *)data)[22 * 64 + 37] == 0.0f,
+        "clear wrote %g %g %g %g", ((float *)data)[22 * 64 + 29], ((float *)data)[22 * 64 + 30],
+        ((float *)data)[22 * 64 + 36], ((float *)data)[22 * 64 + 37]);
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_clear(gpu, img, NULL, &cr));
+  hsa_ext_image_region_t past = {{0, 23, 0}, {37, 1, 1}};
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_import(gpu, row, 0, 0, img, &past));
+
+  hsa_ext_sampler_descriptor_t sd = {HSA_EXT_SAMPLER_COORDINATE_MODE_UNNORMALIZED, HSA_EXT_SAMPLER_FILTER_MODE_NEAREST,
+                                     HSA_EXT_SAMPLER_ADDRESSING_MODE_CLAMP_TO_EDGE};
+  hsa_ext_sampler_t smp = {0};
+  OK(hsa_ext_sampler_create(gpu, &sd, &smp));
+  const uint32_t *s = (const uint32_t *)(uintptr_t)smp.handle;
+  if (s != NULL) CHECK(s[0] == (2 | 2 << 3 | 2 << 6 | 1 << 15), "S# word 0 %#x", s[0]);
+  OK(hsa_ext_sampler_destroy(gpu, smp));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_sampler_destroy(gpu, smp));
+  OK(hsa_ext_image_destroy(gpu, img));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_destroy(gpu, img));
+  OK(hsa_amd_memory_pool_free(data));
 }
 
 static void test_agents(hsa_agent_t *cpu, hsa_agent_t *gpu) {
@@ -641,6 +725,9 @@ int main(void) {
   test_agents(&cpu, &gpu);
   if (nagents == 2) {
     test_memory(cpu, gpu);
+    struct pools gp = {0};
+    OK(hsa_amd_agent_iterate_memory_pools(gpu, collect_pool, &gp));
+    if (gp.n > 0) test_images(gpu, gp.p[0]);
     test_signals(gpu);
     test_queues(cpu, gpu);
   }

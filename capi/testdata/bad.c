@@ -97,6 +97,18 @@ int main(void) {
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_amd_pointer_info(&out, NULL, NULL, NULL, NULL));
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_memory_copy(NULL, &out, 8));
   STATUS(HSA_STATUS_ERROR_INVALID_SIGNAL, hsa_amd_signal_value_pointer((hsa_signal_t){0}, NULL));
+  hsa_ext_image_descriptor_t idesc = {HSA_EXT_IMAGE_GEOMETRY_2D, 16, 16, 0, 0,
+                                      {HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT, HSA_EXT_IMAGE_CHANNEL_ORDER_RGBA}};
+  hsa_ext_sampler_descriptor_t sdesc = {HSA_EXT_SAMPLER_COORDINATE_MODE_NORMALIZED, HSA_EXT_SAMPLER_FILTER_MODE_LINEAR,
+                                        HSA_EXT_SAMPLER_ADDRESSING_MODE_REPEAT};
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT,
+         hsa_ext_image_create(gpu, NULL, &out, HSA_ACCESS_PERMISSION_RW, (hsa_ext_image_t *)&out));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_create(gpu, &idesc, &out, HSA_ACCESS_PERMISSION_RW, NULL));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_data_get_info(gpu, &idesc, HSA_ACCESS_PERMISSION_RW, NULL));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_sampler_create(gpu, NULL, (hsa_ext_sampler_t *)&out));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_sampler_create(gpu, &sdesc, NULL));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_import(gpu, &out, 0, 0, (hsa_ext_image_t){0}, NULL));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_clear(gpu, (hsa_ext_image_t){0}, &out, NULL));
 
   // Invalid handles of every kind.
   hsa_agent_t bad_agent = {0xdead0};
@@ -157,6 +169,34 @@ int main(void) {
          hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 2, sizeof(buf), buf));
   STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT,
          hsa_system_get_extension_table(HSA_EXTENSION_AMD_LOADER, 1, 9, buf));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_system_get_extension_table(HSA_EXTENSION_IMAGES, 1, 2, buf));
+  // Images: unsupported formats, sizes, pitches and sampler modes get the
+  // extension's own statuses; bad handles and misaligned data
+  // INVALID_ARGUMENT; nothing is written on failure.
+  out = sentinel;
+  hsa_ext_image_data_info_t iinfo;
+  hsa_ext_image_descriptor_t d2 = idesc;
+  d2.format.channel_order = HSA_EXT_IMAGE_CHANNEL_ORDER_SRGBA;
+  STATUS(HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED, hsa_ext_image_data_get_info(gpu, &d2, HSA_ACCESS_PERMISSION_RW, &iinfo));
+  d2 = idesc;
+  d2.geometry = HSA_EXT_IMAGE_GEOMETRY_2DDEPTH;
+  STATUS(HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED, hsa_ext_image_data_get_info(gpu, &d2, HSA_ACCESS_PERMISSION_RW, &iinfo));
+  d2 = idesc;
+  d2.width = 16385;
+  STATUS(HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED, hsa_ext_image_data_get_info(gpu, &d2, HSA_ACCESS_PERMISSION_RW, &iinfo));
+  d2.width = 0;
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_data_get_info(gpu, &d2, HSA_ACCESS_PERMISSION_RW, &iinfo));
+  STATUS(HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED,
+         hsa_ext_image_data_get_info_with_layout(gpu, &idesc, HSA_ACCESS_PERMISSION_RW, HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR,
+                                                 16 * 16 + 4, 0, &iinfo));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT,
+         hsa_ext_image_create(gpu, &idesc, (char *)buf + 4, HSA_ACCESS_PERMISSION_RW, (hsa_ext_image_t *)&out));
+  STATUS(HSA_STATUS_ERROR_INVALID_AGENT, hsa_ext_image_create(cpu, &idesc, buf, HSA_ACCESS_PERMISSION_RW, (hsa_ext_image_t *)&out));
+  sdesc.address_mode = (hsa_ext_sampler_addressing_mode32_t)9;
+  STATUS(HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED, hsa_ext_sampler_create(gpu, &sdesc, (hsa_ext_sampler_t *)&out));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_image_destroy(gpu, (hsa_ext_image_t){(uint64_t)(uintptr_t)buf}));
+  STATUS(HSA_STATUS_ERROR_INVALID_ARGUMENT, hsa_ext_sampler_destroy(gpu, (hsa_ext_sampler_t){0}));
+  CHECK(out == sentinel, "image or sampler written after failure");
 
   // Destroyed handles.
   hsa_signal_t sig;
@@ -180,8 +220,7 @@ int main(void) {
 
   // Not supported: a clear error, nothing written.
   out = sentinel;
-  STATUS(HSA_STATUS_ERROR, hsa_ext_image_create(gpu, NULL, NULL, HSA_ACCESS_PERMISSION_RW, (hsa_ext_image_t *)&out));
-  STATUS(HSA_STATUS_ERROR, hsa_ext_sampler_create(gpu, NULL, (hsa_ext_sampler_t *)&out));
+  STATUS(HSA_STATUS_ERROR, hsa_amd_image_create(gpu, NULL, NULL, NULL, HSA_ACCESS_PERMISSION_RW, (hsa_ext_image_t *)&out));
   STATUS(HSA_STATUS_ERROR, hsa_ext_program_create(HSA_MACHINE_MODEL_LARGE, HSA_PROFILE_BASE,
                                                   HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
                                                   (hsa_ext_program_t *)&out));

@@ -44,13 +44,7 @@ func hipappFlags(t *testing.T, src string) (flags, rflags, needs []string) {
 // the stderr text that identifies that failure. A gap program failing that
 // way is skipped (naming the gap); failing any other way is an error;
 // passing is logged so the entry can be removed.
-var hipappGaps = map[string]struct{ sign, why string }{
-	"textures": {
-		sign: "hipCreateTextureObject(&t1, &rd, &td, nullptr) failed",
-		why: "texture objects: HIP creates them through the HSA image extension (hsa_ext_image_*, answered " +
-			"\"not supported\") and reads them with MIMG image instructions the emulator does not decode",
-	},
-}
+var hipappGaps = map[string]struct{ sign, why string }{}
 
 // TestExecHIPApps compiles each self-checking HIP program of
 // testdata/hipapps with Debian's hipcc for gfx90a and runs it unmodified

@@ -2,8 +2,10 @@
 // linear-buffer texture read with tex1Dfetch, and a 2D hipArray texture
 // (hipMallocArray + hipMemcpy2DToArray) read with tex2D using unnormalized
 // coordinates, point filtering and clamp addressing, checked against the
-// host. Needs the HSA image extension (hsa_ext_image_*), which rocpu does
-// not implement yet: a known gap in exec_hipapps_test.go.
+// host. HIP creates the textures through the HSA image extension
+// (hsa_ext_image_*, hsa_ext_sampler_*), fills the array with ROCclr's
+// copyBufferToImage blit kernel (image_store) and reads it with image_sample
+// and buffer_load_format_x.
 #include "common.h"
 #include <algorithm>
 
