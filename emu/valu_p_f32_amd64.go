@@ -148,5 +148,11 @@ func unitCheckAVX2(lo, hi *[64]uint32, stride uint32) bool
 //go:noescape
 func bcast32AVX2(d *[64]uint32, s uint32)
 
+// bin32AVX2 is the integer lane loop of pBin32 and pU16 for EXEC all ones
+// (valu_p_bin32_amd64.s, valu_p_bin32.go).
+//
+//go:noescape
+func bin32AVX2(op int, d, a, b *[64]uint32, bmask, dmask, smask uint32)
+
 //go:noescape
 func dsRead2AVX2(d0, d1 *[64]uint32, lds *byte, v *[64]uint32, off0, off1, limit uint32) bool

@@ -65,6 +65,19 @@ func pBin32(w *wave, o *op, kind int) {
 		return
 	}
 	b, d := w.lanes(&o.src[1]), w.lanes(&o.dst)
+	if haveAVX2 {
+		// Eight lanes per instruction rather than one (bitonic 10% and
+		// stencil 8% of their profiles as Go loops).
+		var a *[64]uint32
+		if isVec(o.src[0].kind) {
+			a = w.lanes(&o.src[0])
+		} else {
+			a = &w.tmp[0]
+			bcast32AVX2(a, w.sread32(&o.src[0]))
+		}
+		bin32AVX2(bin32Of[kind], d, a, b, ^uint32(0), ^uint32(0), 31)
+		return
+	}
 	if isVec(o.src[0].kind) {
 		a := w.lanes(&o.src[0])
 		switch kind {
@@ -898,6 +911,14 @@ func pU16(w *wave, o *op, kind int, generic func(w *wave, o *op)) {
 	a := (*[64]uint32)(w.vsrc(&o.src[0], &w.tmp[0]))
 	b := (*[64]uint32)(w.vsrc(&o.src[1], &w.tmp[1]))
 	d := w.lanes(&o.dst)
+	if haveAVX2 {
+		bmask := ^uint32(0)
+		if kind == uLshr16 {
+			bmask = 0xFFFF
+		}
+		bin32AVX2(u16Of[kind], d, a, b, bmask, 0xFFFF, 15)
+		return
+	}
 	switch kind {
 	case uAdd16:
 		for l := range d {
