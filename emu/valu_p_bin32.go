@@ -12,6 +12,14 @@ const (
 	bin32Shr
 	bin32Sar
 	bin32Mul
+	bin32Rsub // d = b - a (v_subrev_u32)
+)
+
+// The compares of icmpAVX2 (valu_p_icmp_amd64.s): a < b, a <= b, a == b.
+const (
+	icmpLT = iota
+	icmpLE
+	icmpEQ
 )
 
 // bin32Of maps pBin32's kinds (the fastU32 numbering) to bin32AVX2's ops.

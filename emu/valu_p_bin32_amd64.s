@@ -5,7 +5,7 @@
 //
 //	d[l] = op(a[l], b[l] & bmask) & dmask, shift counts a[l] & smask
 //
-// with op one of the bin32* numbers in valu_p_bin32.go. The 32-bit forms
+// with op one of the bin32* numbers (bin32Rsub: b - a) in valu_p_bin32.go. The 32-bit forms
 // pass all-ones masks and smask 31; the 16-bit ones dmask 0xFFFF, smask 15
 // and, for the right shift, bmask 0xFFFF. VPSLLVD/VPSRLVD/VPSRAVD take the
 // masked counts (below 32, as Go's shifts after & 31), VPMULLD keeps the
@@ -57,7 +57,16 @@ TEXT ·bin32AVX2(SB), NOSPLIT, $0-44
 	JEQ shrloop
 	CMPQ AX, $7
 	JEQ sarloop
+	CMPQ AX, $9
+	JEQ rsubloop
 	JMP mulloop
+
+rsubloop:
+	LOADS
+	VPSUBD Y0, Y1, Y2
+	STORE
+	JNZ rsubloop
+	JMP done
 
 addloop:
 	LOADS

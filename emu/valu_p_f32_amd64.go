@@ -154,5 +154,10 @@ func bcast32AVX2(d *[64]uint32, s uint32)
 //go:noescape
 func bin32AVX2(op int, d, a, b *[64]uint32, bmask, dmask, smask uint32)
 
+// icmpAVX2 is pCmpI32's compare for EXEC all ones (valu_p_icmp_amd64.s).
+//
+//go:noescape
+func icmpAVX2(p int, a, b *[64]uint32, flip uint32) uint64
+
 //go:noescape
 func dsRead2AVX2(d0, d1 *[64]uint32, lds *byte, v *[64]uint32, off0, off1, limit uint32) bool

@@ -767,6 +767,44 @@ func pCmpI32(w *wave, o *op, x bool, p int, signed bool) {
 	}
 	var r uint64
 	va, vb := isVec(o.src[0].kind), isVec(o.src[1].kind)
+	if haveAVX2 && (va || vb) && p >= pLT && p <= pGE {
+		// Eight lanes per compare (stencil's six compares a wave were 8%
+		// of its profile as Go loops).
+		a, b := &w.tmp[0], &w.tmp[1]
+		if va {
+			a = w.lanes(&o.src[0])
+		} else {
+			bcast32AVX2(a, w.sread32(&o.src[0]))
+		}
+		if vb {
+			b = w.lanes(&o.src[1])
+		} else {
+			bcast32AVX2(b, w.sread32(&o.src[1]))
+		}
+		fl := uint32(1 << 31) // unsigned: flip the sign bits for VPCMPGTD
+		if signed {
+			fl = 0
+		}
+		switch p {
+		case pLT:
+			r = icmpAVX2(icmpLT, a, b, fl)
+		case pGT:
+			r = icmpAVX2(icmpLT, b, a, fl)
+		case pLE:
+			r = icmpAVX2(icmpLE, a, b, fl)
+		case pGE:
+			r = icmpAVX2(icmpLE, b, a, fl)
+		case pEQ:
+			r = icmpAVX2(icmpEQ, a, b, 0)
+		case pNE:
+			r = ^icmpAVX2(icmpEQ, a, b, 0)
+		}
+		w.swrite64(&o.sdst, r)
+		if x {
+			w.setExec(r)
+		}
+		return
+	}
 	switch {
 	case va && vb:
 		a, b := w.lanes(&o.src[0]), w.lanes(&o.src[1])
@@ -1031,6 +1069,21 @@ func specialiseP() {
 			return func(w *wave, o *op) { pBin32(w, o, kind) }
 		})
 	}
+	over("v_subrev_u32", func(prev func(w *wave, o *op)) func(w *wave, o *op) {
+		return func(w *wave, o *op) {
+			if !haveAVX2 || o.clamp || !allOnes(w) || !isVec(o.src[1].kind) || !isVec(o.dst.kind) {
+				prev(w, o)
+				return
+			}
+			a := &w.tmp[0]
+			if isVec(o.src[0].kind) {
+				a = w.lanes(&o.src[0])
+			} else {
+				bcast32AVX2(a, w.sread32(&o.src[0]))
+			}
+			bin32AVX2(bin32Rsub, w.lanes(&o.dst), a, w.lanes(&o.src[1]), ^uint32(0), ^uint32(0), 31)
+		}
+	})
 	for name, kind := range map[string]int{"v_add_u32": bAdd, "v_sub_u32": bSub} {
 		kind := kind
 		over(name, func(prev func(w *wave, o *op)) func(w *wave, o *op) {

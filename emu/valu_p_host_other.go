@@ -40,6 +40,7 @@ func gatherDAVX2(d *[64]uint32, p *byte, v *[64]uint32, mn uint32)          { pa
 func unitCheckAVX2(lo, hi *[64]uint32, stride uint32) bool                  { panic("emu: no AVX2") }
 func bcast32AVX2(d *[64]uint32, s uint32)                                   { panic("emu: no AVX2") }
 func bin32AVX2(op int, d, a, b *[64]uint32, bmask, dmask, smask uint32)     { panic("emu: no AVX2") }
+func icmpAVX2(p int, a, b *[64]uint32, flip uint32) uint64                  { panic("emu: no AVX2") }
 func dsRead2AVX2(d0, d1 *[64]uint32, lds *byte, v *[64]uint32, off0, off1, limit uint32) bool {
 	panic("emu: no AVX2")
 }
