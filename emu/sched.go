@@ -48,7 +48,8 @@ type run struct {
 	// stuck holds, per worker, 1 + the GWS epoch at which the worker found
 	// no wave it could run and no workgroup it could start, 0 while it
 	// can, or stuckExited once it has finished (run.gwsDeadlock).
-	stuck []atomic.Uint64
+	stuck    []atomic.Uint64
+	stuckBuf [4]atomic.Uint64 // stuck's storage for up to 4 workers (no allocation)
 }
 
 const stuckExited = ^uint64(0)
@@ -94,7 +95,11 @@ func (d *Device) newRun(ctx context.Context, k *Dispatch) (*run, error) {
 	if per := (r.totalWG + uint64(r.workers) - 1) / uint64(r.workers); uint64(r.resident) > per {
 		r.resident = int(per)
 	}
-	r.stuck = make([]atomic.Uint64, r.workers)
+	if r.workers <= len(r.stuckBuf) {
+		r.stuck = r.stuckBuf[:r.workers]
+	} else {
+		r.stuck = make([]atomic.Uint64, r.workers)
+	}
 	// A cooperative dispatch's workgroups may all meet at a GWS barrier, so
 	// all of them must be able to be resident at once, scratch included.
 	// The runtime only launches cooperative grids that fit the device
