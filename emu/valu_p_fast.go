@@ -781,24 +781,7 @@ func pCmpI32(w *wave, o *op, x bool, p int, signed bool) {
 		} else {
 			bcast32AVX2(b, w.sread32(&o.src[1]))
 		}
-		fl := uint32(1 << 31) // unsigned: flip the sign bits for VPCMPGTD
-		if signed {
-			fl = 0
-		}
-		switch p {
-		case pLT:
-			r = icmpAVX2(icmpLT, a, b, fl)
-		case pGT:
-			r = icmpAVX2(icmpLT, b, a, fl)
-		case pLE:
-			r = icmpAVX2(icmpLE, a, b, fl)
-		case pGE:
-			r = icmpAVX2(icmpLE, b, a, fl)
-		case pEQ:
-			r = icmpAVX2(icmpEQ, a, b, 0)
-		case pNE:
-			r = ^icmpAVX2(icmpEQ, a, b, 0)
-		}
+		r = icmpPred(p, a, b, signed)
 		w.swrite64(&o.sdst, r)
 		if x {
 			w.setExec(r)
@@ -862,6 +845,30 @@ func pCmpI32(w *wave, o *op, x bool, p int, signed bool) {
 	if x {
 		w.setExec(r)
 	}
+}
+
+// icmpPred is the lane mask of integer predicate p (pLT … pGE) over a and
+// b, signed or unsigned, in AVX2.
+func icmpPred(p int, a, b *[64]uint32, signed bool) uint64 {
+	fl := uint32(1 << 31) // unsigned: flip the sign bits for VPCMPGTD
+	if signed {
+		fl = 0
+	}
+	switch p {
+	case pLT:
+		return icmpAVX2(icmpLT, a, b, fl)
+	case pGT:
+		return icmpAVX2(icmpLT, b, a, fl)
+	case pLE:
+		return icmpAVX2(icmpLE, a, b, fl)
+	case pGE:
+		return icmpAVX2(icmpLE, b, a, fl)
+	case pEQ:
+		return icmpAVX2(icmpEQ, a, b, 0)
+	case pNE:
+		return ^icmpAVX2(icmpEQ, a, b, 0)
+	}
+	panic("emu: icmpPred: not an integer predicate")
 }
 
 // Three-source integer kinds for pTer32.
@@ -995,6 +1002,20 @@ func pCmp16(w *wave, o *op, x bool, p int, signed bool, generic func(w *wave, o 
 	}
 	a := (*[64]uint32)(w.vsrc(&o.src[0], &w.tmp[0]))
 	b := (*[64]uint32)(w.vsrc(&o.src[1], &w.tmp[1]))
+	if haveAVX2 && p >= pLT && p <= pGE {
+		// The low halves shifted to the top compare as 32-bit values in
+		// the same order, signed or unsigned, and equal when they are.
+		ta, tb, k, all := &w.tmp[3], &w.tmp[4], &w.tmp[5], ^uint32(0)
+		bcast32AVX2(k, 16)
+		bin32AVX2(bin32Shl, ta, k, a, all, all, 31)
+		bin32AVX2(bin32Shl, tb, k, b, all, all, 31)
+		r := icmpPred(p, ta, tb, signed)
+		w.swrite64(&o.sdst, r)
+		if x {
+			w.setExec(r)
+		}
+		return
+	}
 	var ta, tb [64]uint32
 	for l := range ta {
 		ta[l] = a[l]&0xFFFF ^ f
