@@ -2,6 +2,7 @@ package emu
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unsafe"
 )
 
@@ -260,6 +261,43 @@ func (w *wave) storeUnit(o *op) bool {
 		}
 	}
 	w.stored += uint64(64 * stride)
+	return true
+}
+
+// storeUnitMasked is storeUnit for a dword store with EXEC partial, the
+// store of a divergent branch (bitonic's swap): the 64 lane addresses,
+// inactive lanes' included, must still be unit-stride and lie in one
+// writable region; only the active lanes are written. Otherwise the
+// general path runs (and reports any fault of an active lane).
+func (w *wave) storeUnitMasked(o *op, exec uint64) bool {
+	if o.imm != mB32 || raceEnabled || !nativeLE {
+		return false
+	}
+	src := &o.src[2]
+	i := int(src.idx) << 6
+	var r *[64]uint32
+	switch src.kind {
+	case kVGPR:
+		r = (*[64]uint32)(w.v[i : i+64])
+	case kAGPR:
+		r = (*[64]uint32)(w.a[i : i+64])
+	default:
+		return false
+	}
+	a0, ok := w.unitStride(o, 4)
+	if !ok {
+		return false
+	}
+	p, ok := w.unitRange(a0, 256, true)
+	if !ok {
+		return false
+	}
+	q := (*[256]byte)(p)
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m) & 63
+		le.PutUint32(q[4*l:], r[l])
+	}
+	w.stored += 4 * uint64(bits.OnesCount64(exec))
 	return true
 }
 

@@ -81,6 +81,75 @@ func TestUnitStrideMatchesGeneral(t *testing.T) {
 	}
 }
 
+// TestUnitStrideMaskedStore: a unit-stride dword store with EXEC partial
+// (storeUnitMasked) writes exactly the active lanes' bytes the lane-by-lane
+// path writes, both addressings, aligned and unaligned bases; it declines
+// when the lanes are not unit-stride or an inactive lane's address leaves
+// the region (the general path then decides).
+func TestUnitStrideMaskedStore(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the fast path is off under -race")
+	}
+	w := testWave(t)
+	mem := w.r.dev.cfg.Memory.(*testMem)
+	buf := mem.alloc(t, 4096, false)
+	g := lcg(11)
+	execs := []uint64{1, 1 << 63, 0x5555_5555_5555_5555, 0xF0F0_0000_FFFF_0001, ^uint64(0) >> 1}
+	for _, saddr := range []bool{false, true} {
+		for _, base := range []uint64{0, 6, 4096 - 256} {
+			for _, exec := range execs {
+				a0 := buf.Base + base
+				o := &op{src: [3]operand{v(0), {}, v(12)}, imm: mB32}
+				for l := 0; l < 64; l++ {
+					a := a0 + 4*uint64(l)
+					if saddr {
+						w.v[l] = uint32(a - buf.Base)
+					} else {
+						w.v[l], w.v[64+l] = uint32(a), uint32(a>>32)
+					}
+					w.v[12*64+l] = g.next()
+				}
+				if saddr {
+					o.src[1] = s(20)
+					w.sets64(20, buf.Base)
+				}
+				for i := range buf.Data {
+					buf.Data[i] = byte(g.next())
+				}
+				before := append([]byte(nil), buf.Data...)
+				if !w.storeUnitMasked(o, exec) {
+					t.Fatalf("saddr=%v base=%d exec %#x: fast path not taken", saddr, base, exec)
+				}
+				fastMem := append([]byte(nil), buf.Data...)
+				copy(buf.Data, before)
+				w.globalAddrs(o, exec)
+				w.memStore(o, exec, mB32, &o.src[2])
+				if !bytes.Equal(fastMem, buf.Data) {
+					t.Fatalf("saddr=%v base=%d exec %#x: stored bytes differ", saddr, base, exec)
+				}
+			}
+		}
+	}
+	// Declines: lane 5 off the stride; the range past the region's end
+	// (only inactive lanes there).
+	o := &op{src: [3]operand{v(0), {}, v(12)}, imm: mB32}
+	for l := 0; l < 64; l++ {
+		a := buf.Base + 4*uint64(l)
+		w.v[l], w.v[64+l] = uint32(a), uint32(a>>32)
+	}
+	w.v[5] += 4
+	if w.storeUnitMasked(o, 1) {
+		t.Error("took a store whose lanes are not unit-stride")
+	}
+	for l := 0; l < 64; l++ {
+		a := buf.Base + 4096 - 128 + 4*uint64(l)
+		w.v[l], w.v[64+l] = uint32(a), uint32(a>>32)
+	}
+	if w.storeUnitMasked(o, 1) {
+		t.Error("took a store whose inactive lanes leave the region")
+	}
+}
+
 // TestUnitStrideU8: consecutive zero-extended byte loads through the fast
 // path equal the general path's, both addressings, any alignment, and a
 // run of bytes crossing the region's end is declined.

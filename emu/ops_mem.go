@@ -104,6 +104,9 @@ func memStoreOp(addrs addrFn, unit bool) func(w *wave, o *op) {
 		if unit && exec == ^uint64(0) && (w.storeUnit(o) || w.storeGather(o)) {
 			return
 		}
+		if unit && exec != 0 && w.storeUnitMasked(o, exec) {
+			return
+		}
 		addrs(w, o, exec)
 		w.memStore(o, exec, o.imm, &o.src[2])
 	}
