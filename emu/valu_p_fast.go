@@ -896,6 +896,17 @@ func pTer32(w *wave, o *op, kind int, generic func(w *wave, o *op)) {
 	b := (*[64]uint32)(w.vsrc(&o.src[1], &w.tmp[1]))
 	c := (*[64]uint32)(w.vsrc(&o.src[2], &w.tmp[2]))
 	d := w.lanes(&o.dst)
+	if kind == tBfe && haveAVX2 {
+		// (a >> (b&31)) & ((1 << (c&31)) - 1), which is 0 for width 0,
+		// in four AVX2 passes (bitonic's index arithmetic).
+		t, m, one, all := &w.tmp[3], &w.tmp[4], &w.tmp[5], ^uint32(0)
+		bcast32AVX2(one, 1)
+		bin32AVX2(bin32Shr, t, b, a, all, all, 31)
+		bin32AVX2(bin32Shl, m, c, one, all, all, 31)
+		bin32AVX2(bin32Sub, m, m, one, all, all, 31)
+		bin32AVX2(bin32And, d, t, m, all, all, 31)
+		return
+	}
 	switch kind {
 	case tBfe:
 		for l := range d {
