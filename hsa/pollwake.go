@@ -61,7 +61,10 @@ func WakeFD() int {
 	return wakePoll.fd
 }
 
-// readWakes wakes the poll sleepers each time the eventfd is written.
+// readWakes wakes the poll sleepers each time the eventfd is written. The
+// write does not say which doorbell was rung, so every idle processor
+// re-checks its queue (a handful: HIP's queues per device) and the ones
+// with nothing to do wait again.
 func readWakes(f *os.File) {
 	var b [8]byte
 	for {
