@@ -109,6 +109,7 @@ type rocpuInstance struct {
 	mem   [][]byte
 	ks    []*hsa.Kernel
 	args  [][]any
+	pend  []*hsa.Pending
 	// Stats are the device counters of the last Run.
 	stats emu.Counters
 }
@@ -163,11 +164,36 @@ func (in *rocpuInstance) Reset() error {
 
 func (in *rocpuInstance) Run(ctx context.Context) error {
 	before := in.r.q.Stats()
+	// Every dispatch is enqueued before the first wait, as the PoCL side
+	// enqueues them all before clFinish (and as a HIP stream's launches
+	// are queued): the packet processor goes from one packet to the next
+	// without a round trip through this goroutine.
+	in.pend = in.pend[:0]
+	var err error
 	for i := range in.w.Dispatches {
 		d := &in.w.Dispatches[i]
-		if err := in.r.q.Launch(ctx, in.ks[i], d.Global, d.Local, in.args[i]...); err != nil {
-			return fmt.Errorf("bench: rocpu: %s: %w", d.Kernel, err)
+		p, e := in.r.q.Enqueue(ctx, in.ks[i], hsa.LaunchOptions{Grid: d.Global, Workgroup: d.Local}, in.args[i]...)
+		if e != nil {
+			err = fmt.Errorf("bench: rocpu: %s: %w", d.Kernel, e)
+			break
 		}
+		in.pend = append(in.pend, p)
+	}
+	// The packets run in order, so the last one's end is the run's end:
+	// waiting for it first wakes this goroutine once, where waiting for
+	// each in turn woke it after every dispatch and its spin took a CPU
+	// from the next dispatch's workers (bitonic small, 78 dispatches:
+	// 7.0 ms against 4.0-4.5 ms launching one at a time). The earlier
+	// Waits then return at once, giving back each packet's kernarg block
+	// and signal; a failed packet fails the queue, so every later Wait
+	// reports its fault too.
+	for i := len(in.pend) - 1; i >= 0; i-- {
+		if e := in.pend[i].Wait(ctx); e != nil && (err == nil || i < len(in.pend)-1) {
+			err = fmt.Errorf("bench: rocpu: %s: %w", in.w.Dispatches[i].Kernel, e)
+		}
+	}
+	if err != nil {
+		return err
 	}
 	after := in.r.q.Stats()
 	in.stats = diffCounters(after, before)

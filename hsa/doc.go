@@ -72,9 +72,13 @@
 // in C leave.
 //
 // Launch keeps per-queue caches of kernarg blocks (power-of-two size
-// classes from 64 bytes, eight per class) and completion signals, and each
-// kernel's kernarg layout, so a launch allocates no device memory, updates
-// no region table and calls no madvise(2) in the steady state.
+// classes from 64 bytes, up to 1 MiB or 1024 blocks per class) and
+// completion signals, and each kernel's kernarg layout, so a launch
+// allocates no device memory, updates no region table and calls no
+// madvise(2) in the steady state. Enqueue is Launch without the wait: it
+// returns a Pending once the packet is published (barrier bit set, so a
+// queue's packets run in order, as a HIP stream's do), and a program
+// issuing many dispatches enqueues them all and then waits.
 //
 // hsa_memory_register ranges (Register) are counted per (address, size)
 // and may repeat and overlap; agents see their union.

@@ -34,15 +34,40 @@ func (q *Queue) Launch(ctx context.Context, k *Kernel, grid, workgroup [3]uint32
 
 // LaunchWith is Launch with options.
 func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args ...any) error {
+	p, err := q.Enqueue(ctx, k, o, args...)
+	if err != nil {
+		return err
+	}
+	return p.Wait(ctx)
+}
+
+// Pending is a dispatch Enqueue published; Wait reports how it ended and
+// gives back what it used (kernarg block, completion signal, printf
+// buffer). Every Pending must be waited for. A Pending is not for use by
+// several goroutines at once.
+type Pending struct {
+	ls     *launchState
+	waited bool
+	err    error
+}
+
+// Enqueue is LaunchWith without the wait: it writes the dispatch packet
+// (barrier bit set, so packets on one queue run in order, as a HIP stream's
+// do), rings the doorbell and returns. ctx bounds only the wait for a free
+// packet slot when the ring is full. A program that issues many dispatches
+// (a sort's passes, a solver's iterations) enqueues them all and waits for
+// each, so the packet processor starts the next one as soon as the last
+// ends rather than after a round trip through the host.
+func (q *Queue) Enqueue(ctx context.Context, k *Kernel, o LaunchOptions, args ...any) (*Pending, error) {
 	const op = "Queue.Launch"
 	if err := q.check(op); err != nil {
-		return err
+		return nil, err
 	}
 	if err := q.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	if k == nil {
-		return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "nil kernel")
+		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "nil kernel")
 	}
 	r := q.rt
 	dims := 1
@@ -57,7 +82,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 			dims = i + 1
 		}
 		if o.Workgroup[i] > 0xFFFF {
-			return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "workgroup size %v does not fit a packet", o.Workgroup)
+			return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "workgroup size %v does not fit a packet", o.Workgroup)
 		}
 	}
 	var kernarg []byte
@@ -75,7 +100,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	if k.Meta != nil {
 		layout, err := r.kernargLayout(k.Meta)
 		if err != nil {
-			return wrapf(op, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, err, "kernel %s", k.Name)
+			return nil, wrapf(op, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, err, "kernel %s", k.Name)
 		}
 		if layout.Has(codeobject.ValueKindHiddenPrintfBuffer) && o.PrintfBuffer == 0 && k.Printf != nil {
 			size := r.cfg.PrintfBufferSize
@@ -84,7 +109,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 			}
 			pb, err := r.CPUAgent().Pools()[1].Allocate(size, 0)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			ls.cleanup = append(ls.cleanup, func() { r.Free(pb) })
 			printfBuf, _ = r.space.Slice(pb, size)
@@ -105,11 +130,11 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 		ka, err := layout.BuildDispatch(args, codeobject.Launch{Grid: o.Grid, Group: o.Workgroup, Dims: dims,
 			Offset: o.Offset, QueuePtr: q.addr, DynamicLDS: o.DynamicLDS, PrintfBuffer: o.PrintfBuffer})
 		if err != nil {
-			return wrapf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, err, "kernel %s", k.Name)
+			return nil, wrapf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, err, "kernel %s", k.Name)
 		}
 		kernarg, group = ka.Data, ka.GroupSegmentSize
 	} else if len(args) > 0 {
-		return errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "kernel %s has no metadata to lay out %d arguments", k.Name, len(args))
+		return nil, errorf(op, HSA_STATUS_ERROR_INVALID_ARGUMENT, "kernel %s has no metadata to lay out %d arguments", k.Name, len(args))
 	}
 	// Kernarg blocks and completion signals come from the queue's cache
 	// and go back to it (launchCache).
@@ -119,16 +144,16 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 		n := uint64(len(kernarg))
 		kaddr, err = q.kernarg(n)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ls.kaddr, ls.kn = kaddr, n
 		if err := r.copyIn(kaddr, kernarg); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	done, err := q.completionSignal()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ls.done = done
 
@@ -143,7 +168,7 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 			return ok, nil
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
 	p := q.Packet(idx)
@@ -160,12 +185,27 @@ func (q *Queue) LaunchWith(ctx context.Context, k *Kernel, o LaunchOptions, args
 	p.Publish(abi.MakePacketHeader(abi.HSA_PACKET_TYPE_KERNEL_DISPATCH, true, abi.HSA_FENCE_SCOPE_SYSTEM, abi.HSA_FENCE_SCOPE_SYSTEM), uint16(dims))
 	published = true
 	q.Ring(int64(idx))
+	return &Pending{ls: ls}, nil
+}
 
+// Wait waits for the dispatch to end and returns the device's fault (an
+// *emu.Fault, via errors.As) or the queue error when it failed, as Launch
+// does. When ctx ends first, Wait returns ctx's error and the dispatch's
+// resources are given back once it can no longer run. Later calls return
+// the first call's result.
+func (p *Pending) Wait(ctx context.Context) error {
+	if p.waited {
+		return p.err
+	}
+	p.waited = true
+	ls := p.ls
+	r, done := ls.q.rt, ls.done
 	// Short kernels finish within a brief spin; longer ones block.
 	fin, err := ls.spin()
 	if !fin && err == nil {
 		err = r.waitCondPoll(ctx, []*Signal{done}, ls.finished, launchPollMax, launchPollMax)
 	}
+	p.err = err
 	if ctx.Err() != nil && err != nil && errors.Is(err, ctx.Err()) {
 		// The packet may still run: free its memory only once it cannot.
 		r.goBackground(func() {
