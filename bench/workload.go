@@ -127,8 +127,8 @@ type Buffer struct {
 type Workload struct {
 	Buffers    []Buffer
 	Dispatches []Dispatch
-	Elements   int    // problem size in Unit, for time per element
-	Unit       string // "elements", "bodies", ...
+	Elements   int    // the work in Unit, for time per element
+	Unit       string // "elements", "interactions", "compare-exchanges", ...
 }
 
 // Benchmark is one kernel of the suite.
@@ -252,11 +252,15 @@ var Suite = []*Benchmark{
 		}},
 	{Name: "bitonic", Desc: "bitonic sort of 2^k uints, k(k+1)/2 dispatches", Sizes: [4]int{1 << 10, 1 << 12, 1 << 15, 1 << 18},
 		Make: func(n int) *Workload {
-			w := &Workload{Elements: n, Unit: "keys", Buffers: []Buffer{{"data", u32s(n, 15, 0), Exact}}}
 			k := 0
 			for 1<<k < n {
 				k++
 			}
+			// The work is n/2 compare-exchanges in each of k(k+1)/2 passes:
+			// per key it grows with log² n, so time per key would not stay
+			// constant even on a perfect machine (per element is per unit
+			// of work, as matmul's multiply-adds and nbody's interactions).
+			w := &Workload{Elements: n / 2 * k * (k + 1) / 2, Unit: "compare-exchanges", Buffers: []Buffer{{"data", u32s(n, 15, 0), Exact}}}
 			for stage := 0; stage < k; stage++ {
 				for pass := stage; pass >= 0; pass-- {
 					w.Dispatches = append(w.Dispatches, Dispatch{Kernel: "bitonic",
