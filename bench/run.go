@@ -332,21 +332,12 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 			}
 		}
 	}
-	// One-worker sides for the scaling measurement, each warmed up.
-	var ri1, pi1 Instance
+	// One-worker sides for the scaling measurement. rocpu's is the same
+	// runtime and buffers with the device set to one worker for the run
+	// (a second runtime doubled the memory of the large sizes: 3 GiB more
+	// for vector_add); PoCL's is its own context, warmed up.
+	var pi1 Instance
 	if oneWorker {
-		rc1, err := NewRocpu(1)
-		if err != nil {
-			return nil, err
-		}
-		defer rc1.Close()
-		if ri1, err = rc1.Prepare(b, w); err != nil {
-			return nil, err
-		}
-		defer ri1.Close()
-		if _, _, err := timeRun(ctx, ri1); err != nil {
-			return nil, err
-		}
 		if pocl1 != nil && pi != nil {
 			if pi1, err = pocl1.Prepare(b, w); err != nil {
 				return nil, err
@@ -392,8 +383,14 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 			}
 			pt1 = append(pt1, t)
 		}
-		if ri1 != nil {
-			t, err := oneSide(ri1, &cpus1)
+		if oneWorker {
+			if err := rc.gpu.SetWorkers(1); err != nil {
+				return nil, err
+			}
+			t, err := oneSide(ri, &cpus1)
+			if e := rc.gpu.SetWorkers(rc.workers); e != nil && err == nil {
+				err = e
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -418,7 +415,7 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 	res.Instructions["total"] = total
 	res.InstPerSec = float64(total) / res.Rocpu.Median
 	res.VALUPerSec = float64(stats.Instructions[emu.ClassVALU]) / res.Rocpu.Median
-	if ri1 != nil {
+	if oneWorker {
 		res.Rocpu1 = summarize(rt1)
 		res.Rocpu1Time, res.Rocpu1PerCPU = oneWorkerTime(rt1, cpus1)
 		res.Scaling = res.Rocpu1Time / res.Rocpu.Median

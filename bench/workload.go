@@ -177,21 +177,21 @@ func roundUp(n, m int) int { return (n + m - 1) / m * m }
 
 // Suite is the benchmark suite, in report order.
 var Suite = []*Benchmark{
-	{Name: "vector_add", Desc: "c = a + b (memory-bound)", Sizes: [4]int{1000, 1 << 16, 1 << 20, 1 << 25},
+	{Name: "vector_add", Desc: "c = a + b (memory-bound)", Sizes: [4]int{1000, 1 << 16, 1 << 20, 1 << 28},
 		Make: func(n int) *Workload {
 			return &Workload{Elements: n, Unit: "elements",
 				Buffers: []Buffer{{"a", f32s(n, 1, -1, 1), NoCheck}, {"b", f32s(n, 2, -1, 1), NoCheck}, {"c", make([]byte, 4*n), Float32}},
 				Dispatches: []Dispatch{{Kernel: "vector_add", Args: []Arg{buf(0), buf(1), buf(2), scalar(uint32(n))},
 					Global: dims1(uint32(roundUp(n, 256))), Local: dims1(256)}}}
 		}},
-	{Name: "saxpy", Desc: "y = a*x + y", Sizes: [4]int{1000, 1 << 16, 1 << 20, 1 << 25},
+	{Name: "saxpy", Desc: "y = a*x + y", Sizes: [4]int{1000, 1 << 16, 1 << 20, 1 << 28},
 		Make: func(n int) *Workload {
 			return &Workload{Elements: n, Unit: "elements",
 				Buffers: []Buffer{{"x", f32s(n, 3, -1, 1), NoCheck}, {"y", f32s(n, 4, -1, 1), Float32}},
 				Dispatches: []Dispatch{{Kernel: "saxpy", Args: []Arg{scalar(float32(2.5)), buf(0), buf(1), scalar(uint32(n))},
 					Global: dims1(uint32(roundUp(n, 256))), Local: dims1(256)}}}
 		}},
-	{Name: "dot", Desc: "integer dot product: LDS reduction, one global atomic per work-group", Sizes: [4]int{1000, 1 << 17, 1 << 21, 1 << 25},
+	{Name: "dot", Desc: "integer dot product: LDS reduction, one global atomic per work-group", Sizes: [4]int{1000, 1 << 17, 1 << 21, 3 << 27},
 		Make: func(n int) *Workload {
 			groups := min(64, (n+1023)/1024)
 			return &Workload{Elements: n, Unit: "elements",
@@ -199,7 +199,7 @@ var Suite = []*Benchmark{
 				Dispatches: []Dispatch{{Kernel: "dot_product", Args: []Arg{buf(0), buf(1), buf(2), scalar(uint32(n)), local(256 * 4)},
 					Global: dims1(uint32(groups * 256)), Local: dims1(256)}}}
 		}},
-	{Name: "histogram", Desc: "256-bin byte histogram with global atomics", Sizes: [4]int{1000, 1 << 16, 1 << 20, 1 << 26},
+	{Name: "histogram", Desc: "256-bin byte histogram with global atomics", Sizes: [4]int{1000, 1 << 16, 1 << 20, 3 << 27},
 		Make: func(n int) *Workload {
 			data := make([]byte, roundUp(n, 4))
 			r := rng(7)
@@ -213,21 +213,21 @@ var Suite = []*Benchmark{
 				Dispatches: []Dispatch{{Kernel: "histogram", Args: []Arg{buf(0), buf(1), scalar(uint32(n))},
 					Global: dims1(uint32(items)), Local: dims1(256)}}}
 		}},
-	{Name: "matmul", Desc: "tiled float matrix multiply (16x16 LDS tiles), n x n", Sizes: [4]int{32, 64, 128, 448},
+	{Name: "matmul", Desc: "tiled float matrix multiply (16x16 LDS tiles), n x n", Sizes: [4]int{32, 64, 128, 1088},
 		Make: func(n int) *Workload {
 			return &Workload{Elements: n * n * n, Unit: "multiply-adds",
 				Buffers: []Buffer{{"A", f32s(n*n, 8, -1, 1), NoCheck}, {"B", f32s(n*n, 9, -1, 1), NoCheck}, {"C", make([]byte, 4*n*n), Float32}},
 				Dispatches: []Dispatch{{Kernel: "matmul", Args: []Arg{buf(0), buf(1), buf(2), scalar(uint32(n))},
 					Global: [3]uint32{uint32(n), uint32(n), 1}, Local: [3]uint32{16, 16, 1}}}}
 		}},
-	{Name: "stencil", Desc: "2D 5-point stencil, n x n, one step", Sizes: [4]int{32, 256, 1024, 3072},
+	{Name: "stencil", Desc: "2D 5-point stencil, n x n, one step", Sizes: [4]int{32, 256, 1024, 9216},
 		Make: func(n int) *Workload {
 			return &Workload{Elements: n * n, Unit: "points",
 				Buffers: []Buffer{{"in", f32s(n*n, 10, 0, 1), NoCheck}, {"out", make([]byte, 4*n*n), Float32}},
 				Dispatches: []Dispatch{{Kernel: "stencil", Args: []Arg{buf(0), buf(1), scalar(uint32(n)), scalar(uint32(n))},
 					Global: [3]uint32{uint32(roundUp(n, 16)), uint32(roundUp(n, 16)), 1}, Local: [3]uint32{16, 16, 1}}}}
 		}},
-	{Name: "nbody", Desc: "n-body accelerations, all pairs (float ALU + rsqrt)", Sizes: [4]int{128, 512, 2048, 8192},
+	{Name: "nbody", Desc: "n-body accelerations, all pairs (float ALU + rsqrt)", Sizes: [4]int{128, 512, 2048, 20480},
 		MaxULP: 64, ULPFloor: 1,
 		Make: func(n int) *Workload {
 			pos := f32s(4*n, 11, -10, 10)
@@ -240,7 +240,7 @@ var Suite = []*Benchmark{
 				Dispatches: []Dispatch{{Kernel: "nbody", Args: []Arg{buf(0), buf(1), scalar(uint32(n)), scalar(float32(0.01))},
 					Global: dims1(uint32(roundUp(n, 64))), Local: dims1(64)}}}
 		}},
-	{Name: "blackscholes", Desc: "Black-Scholes call and put (exp, log, sqrt)", Sizes: [4]int{1000, 1 << 14, 1 << 17, 1 << 22},
+	{Name: "blackscholes", Desc: "Black-Scholes call and put (exp, log, sqrt)", Sizes: [4]int{1000, 1 << 14, 1 << 17, 3 << 22},
 		MaxULP: 64, ULPFloor: 1,
 		Make: func(n int) *Workload {
 			return &Workload{Elements: n, Unit: "options",
@@ -250,7 +250,7 @@ var Suite = []*Benchmark{
 					scalar(float32(0.02)), scalar(float32(0.30)), scalar(uint32(n))},
 					Global: dims1(uint32(roundUp(n, 256))), Local: dims1(256)}}}
 		}},
-	{Name: "bitonic", Desc: "bitonic sort of 2^k uints, k(k+1)/2 dispatches", Sizes: [4]int{1 << 10, 1 << 12, 1 << 15, 1 << 18},
+	{Name: "bitonic", Desc: "bitonic sort of 2^k uints, k(k+1)/2 dispatches", Sizes: [4]int{1 << 10, 1 << 12, 1 << 15, 1 << 21},
 		Make: func(n int) *Workload {
 			k := 0
 			for 1<<k < n {
@@ -270,20 +270,39 @@ var Suite = []*Benchmark{
 			}
 			return w
 		}},
-	{Name: "scan", Desc: "inclusive prefix sum of uints (block scan, scan of sums, add)", Sizes: [4]int{1000, 1 << 16, 1 << 20, 1 << 24},
+	{Name: "scan", Desc: "inclusive prefix sum of uints (block scans level by level, then adds)", Sizes: [4]int{1000, 1 << 16, 1 << 20, 1 << 27},
 		Make: func(n int) *Workload {
+			// Level 0 is the data; level i+1 holds the totals of level i's
+			// blocks of ls*elems, down to a level of at most one block,
+			// whose scan writes the grand total. Then each level from the
+			// top adds its exclusive block prefixes to the one below: up
+			// to (ls*elems)² elements that is scan, scan, add; beyond, two
+			// more dispatches per level.
 			const ls, elems = 256, 16
-			blocks := (n + ls*elems - 1) / (ls * elems)
-			if blocks > ls*elems {
-				panic("bench: scan size too large for two levels")
+			const per = ls * elems
+			counts := []int{n}
+			for c := n; ; {
+				c = (c + per - 1) / per
+				counts = append(counts, c)
+				if c <= per {
+					break
+				}
 			}
-			return &Workload{Elements: n, Unit: "elements",
-				Buffers: []Buffer{{"data", u32s(n, 16, 1000), Exact}, {"sums", make([]byte, 4*blocks), NoCheck}, {"total", make([]byte, 4), NoCheck}},
-				Dispatches: []Dispatch{
-					{Kernel: "scan_block", Args: []Arg{buf(0), buf(1), scalar(uint32(n)), local(ls * 4)}, Global: dims1(uint32(blocks * ls)), Local: dims1(ls)},
-					{Kernel: "scan_block", Args: []Arg{buf(1), buf(2), scalar(uint32(blocks)), local(ls * 4)}, Global: dims1(ls), Local: dims1(ls)},
-					{Kernel: "add_sums", Args: []Arg{buf(0), buf(1), scalar(uint32(n))}, Global: dims1(uint32(blocks * ls)), Local: dims1(ls)},
-				}}
+			w := &Workload{Elements: n, Unit: "elements", Buffers: []Buffer{{"data", u32s(n, 16, 1000), Exact}}}
+			for i := 1; i < len(counts); i++ {
+				w.Buffers = append(w.Buffers, Buffer{fmt.Sprintf("sums%d", i), make([]byte, 4*counts[i]), NoCheck})
+			}
+			w.Buffers = append(w.Buffers, Buffer{"total", make([]byte, 4), NoCheck})
+			blocks := func(c int) int { return (c + per - 1) / per }
+			for i, c := range counts {
+				w.Dispatches = append(w.Dispatches, Dispatch{Kernel: "scan_block", Args: []Arg{buf(i), buf(i + 1), scalar(uint32(c)), local(ls * 4)},
+					Global: dims1(uint32(blocks(c) * ls)), Local: dims1(ls)})
+			}
+			for i := len(counts) - 2; i >= 0; i-- {
+				w.Dispatches = append(w.Dispatches, Dispatch{Kernel: "add_sums", Args: []Arg{buf(i), buf(i + 1), scalar(uint32(counts[i]))},
+					Global: dims1(uint32(blocks(counts[i]) * ls)), Local: dims1(ls)})
+			}
+			return w
 		}},
 }
 

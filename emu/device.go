@@ -76,6 +76,19 @@ type Device struct {
 	wgPool  sync.Pool
 	gws     gwsUnit      // global wave sync resources; they outlive dispatches
 	running atomic.Int32 // dispatches in progress (the GWS deadlock check needs to be alone)
+	workers atomic.Int32 // SetWorkers' count, or 0 for cfg.Workers
+}
+
+// SetWorkers sets the number of worker goroutines of the dispatches that
+// start after it returns (n <= 0: GOMAXPROCS), in place of
+// Config.Workers; dispatches already running keep theirs. It lets one
+// device, with its memory and loaded code, be measured at several worker
+// counts.
+func (d *Device) SetWorkers(n int) {
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	d.workers.Store(int32(min(n, 1<<20)))
 }
 
 // NewDevice returns a device for cfg.

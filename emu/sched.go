@@ -75,6 +75,9 @@ func (d *Device) newRun(ctx context.Context, k *Dispatch) (*run, error) {
 	}
 	r.code = code
 	r.workers = d.cfg.Workers
+	if n := d.workers.Load(); n > 0 {
+		r.workers = int(n)
+	}
 	if uint64(r.workers) > r.totalWG {
 		r.workers = int(r.totalWG)
 	}

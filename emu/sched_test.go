@@ -3,6 +3,7 @@ package emu
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -57,6 +58,38 @@ func TestDispatchCountsWorkgroupsAndWaves(t *testing.T) {
 		if got := k.Stats.Instructions[ClassBranch]; got != 16 {
 			t.Errorf("workers=%d: %d s_endpgm executed, want 16", workers, got)
 		}
+	}
+}
+
+// TestSetWorkers: SetWorkers changes the worker count of later
+// dispatches, in place of Config.Workers; n <= 0 means GOMAXPROCS.
+func TestSetWorkers(t *testing.T) {
+	cfg := DefaultGFX90A(nil)
+	cfg.Workers = 3
+	var seen atomic.Int64
+	rec := &op{class: ClassOther, fn: func(w *wave, o *op) { seen.Store(int64(w.r.workers)) }}
+	d, entry, _ := handKernel(t, cfg, rec, endpgm())
+	run := func() int {
+		k := &Dispatch{Entry: entry, GridSize: [3]uint32{64 * 64, 1, 1}, WorkgroupSize: [3]uint32{64, 1, 1}}
+		if err := d.Dispatch(context.Background(), k); err != nil {
+			t.Fatal(err)
+		}
+		return int(seen.Load())
+	}
+	if n := run(); n != 3 {
+		t.Errorf("Config.Workers 3: the dispatch had %d workers", n)
+	}
+	d.SetWorkers(1)
+	if n := run(); n != 1 {
+		t.Errorf("after SetWorkers(1): %d workers", n)
+	}
+	d.SetWorkers(2)
+	if n := run(); n != 2 {
+		t.Errorf("after SetWorkers(2): %d workers", n)
+	}
+	d.SetWorkers(0)
+	if n, want := run(), min(runtime.GOMAXPROCS(0), 64); n != want {
+		t.Errorf("after SetWorkers(0): %d workers, want GOMAXPROCS %d", n, want)
 	}
 }
 

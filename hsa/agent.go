@@ -196,6 +196,25 @@ type Agent struct {
 // Handle returns the opaque hsa_agent_t handle.
 func (a *Agent) Handle() uint64 { return a.handle }
 
+// SetWorkers sets how many worker goroutines a GPU agent's device gives
+// the dispatches that start after the call (n <= 0: GOMAXPROCS), in place
+// of Config.Workers. Memory, queues and loaded code stay as they are, so
+// one set of buffers can be measured at several worker counts (rocpu
+// bench's scaling). An agent without an emulated device (a CPU agent, or
+// a Config.NewDevice device lacking SetWorkers) returns
+// HSA_STATUS_ERROR_INVALID_AGENT.
+func (a *Agent) SetWorkers(n int) error {
+	if a == nil {
+		return errorf("Agent.SetWorkers", HSA_STATUS_ERROR_INVALID_AGENT, "nil agent")
+	}
+	d, ok := a.dev.(interface{ SetWorkers(int) })
+	if !ok {
+		return errorf("Agent.SetWorkers", HSA_STATUS_ERROR_INVALID_AGENT, "agent %s has no emulated device whose workers can be set", a.name)
+	}
+	d.SetWorkers(n)
+	return nil
+}
+
 // Type returns the device type.
 func (a *Agent) Type() DeviceType { return a.typ }
 

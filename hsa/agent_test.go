@@ -289,3 +289,18 @@ func TestCaches(t *testing.T) {
 		t.Error("CPU agent has no caches")
 	}
 }
+
+// TestAgentSetWorkers: a GPU agent with the emulated device takes a
+// worker count; a CPU agent and a device without SetWorkers say they
+// cannot.
+func TestAgentSetWorkers(t *testing.T) {
+	r := newEmuRT(t)
+	if err := r.GPUAgents()[0].SetWorkers(1); err != nil {
+		t.Errorf("emulated GPU agent: %v", err)
+	}
+	wantStatus(t, r.CPUAgent().SetWorkers(1), HSA_STATUS_ERROR_INVALID_AGENT)
+	rf, _ := newRT(t)
+	wantStatus(t, rf.GPUAgents()[0].SetWorkers(1), HSA_STATUS_ERROR_INVALID_AGENT)
+	var nilAgent *Agent
+	wantStatus(t, nilAgent.SetWorkers(1), HSA_STATUS_ERROR_INVALID_AGENT)
+}
