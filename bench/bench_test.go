@@ -408,3 +408,42 @@ func BenchmarkKernels(b *testing.B) {
 		b.Run(bm.Name, func(b *testing.B) { benchRocpu(b, bm.Name, Small) })
 	}
 }
+
+// TestScanThreeLevels: beyond (256*16)² elements the scan workload adds a
+// third level of block sums (five dispatches), as the large size needs;
+// rocpu's result matches a Go prefix sum.
+func TestScanThreeLevels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 67 MB scan")
+	}
+	b, _ := Lookup("scan")
+	const n = 4096*4096 + 3*4096 + 5
+	w := b.Make(n)
+	if len(w.Dispatches) != 5 {
+		t.Fatalf("%d dispatches, want 5", len(w.Dispatches))
+	}
+	if small := b.Make(4096 * 4096); len(small.Dispatches) != 3 {
+		t.Errorf("(256*16)² elements: %d dispatches, want 3", len(small.Dispatches))
+	}
+	rc, err := NewRocpu(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	in, err := rc.Prepare(b, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if err := in.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := in.Read(0)
+	want := reference("scan", n, w)[0]
+	if _, err := compare(&Benchmark{}, &Buffer{Name: "data", Check: Exact}, want, got); err != nil {
+		t.Error(err)
+	}
+}

@@ -212,7 +212,7 @@ func diffCounters(a, b emu.Counters) emu.Counters {
 }
 
 func (in *rocpuInstance) Read(i int) ([]byte, error) {
-	return append([]byte(nil), in.mem[i]...), nil
+	return in.mem[i], nil // device memory itself: no copy of a 1 GiB output
 }
 
 func (in *rocpuInstance) Close() error {

@@ -24,7 +24,8 @@ type Instance interface {
 	// Run makes the workload's dispatches in order and waits for the last
 	// (the timed part).
 	Run(ctx context.Context) error
-	// Read returns buffer i's current contents.
+	// Read returns buffer i's current contents, which may be the buffer
+	// itself: valid until the next Reset, Run or Close.
 	Read(i int) ([]byte, error)
 	Close() error
 }

@@ -129,6 +129,8 @@ type Workload struct {
 	Dispatches []Dispatch
 	Elements   int    // the work in Unit, for time per element
 	Unit       string // "elements", "interactions", "compare-exchanges", ...
+	// MaxULP, when set, replaces the benchmark's bound at this size.
+	MaxULP int
 }
 
 // Benchmark is one kernel of the suite.
@@ -235,7 +237,13 @@ var Suite = []*Benchmark{
 				m := math.Float32frombits(binary.LittleEndian.Uint32(pos[16*i+12:]))
 				binary.LittleEndian.PutUint32(pos[16*i+12:], math.Float32bits(1+m/20))
 			}
-			return &Workload{Elements: n * n, Unit: "interactions",
+			// Each acceleration sums n terms, and rocpu's and PoCL's terms
+			// differ by a few ULP (v_rsq_f32 against PoCL's rsqrt, FMA
+			// contraction) in the same direction, so the worst difference
+			// grows with n (seen: 11.5 ULP at 512 bodies, 19 at 2048, 59 at
+			// 8192, 118 at 20480): the bound is 64 ULP up to 8192 bodies
+			// and grows linearly beyond, the worst case for such sums.
+			return &Workload{Elements: n * n, Unit: "interactions", MaxULP: max(64, 64*n/8192),
 				Buffers: []Buffer{{"pos", pos, NoCheck}, {"acc", make([]byte, 16*n), Float32}},
 				Dispatches: []Dispatch{{Kernel: "nbody", Args: []Arg{buf(0), buf(1), scalar(uint32(n)), scalar(float32(0.01))},
 					Global: dims1(uint32(roundUp(n, 64))), Local: dims1(64)}}}
