@@ -111,6 +111,9 @@ func (w *wave) loadUnitU8(o *op) bool {
 	if !ok {
 		return false
 	}
+	if havePrefetch {
+		w.stridePrefetch(o, a0, 64)
+	}
 	b, d := (*[64]byte)(p), w.lanes(&o.dst)
 	for l := range d {
 		d[l] = uint32(b[l])
@@ -155,6 +158,9 @@ func (w *wave) loadUnit(o *op) bool {
 	p, ok := w.unitRange(a0, int(64*stride), false)
 	if !ok {
 		return false
+	}
+	if havePrefetch {
+		w.stridePrefetch(o, a0, uint64(64*stride))
 	}
 	i := int(o.dst.idx) << 6
 	var r []uint32
@@ -417,4 +423,60 @@ func (w *wave) storeGather(o *op) bool {
 	}
 	w.stored += 64 * 4
 	return true
+}
+
+// stridePrefetch follows the addresses of a wave's unit-stride load
+// instruction o (n bytes from a0, just checked against the wave's current
+// region). When the last two steps were equal — a grid-stride loop,
+// for (i = id; i < n; i += global size), the usual way a HIP or OpenCL
+// kernel covers an array larger than its grid — it prefetches the bytes
+// the loop will load pfAhead steps on, if they are in the same region. A
+// wave runs many iterations of such a loop in a row, and each iteration's
+// 256 bytes lie in another page (dot large: 64 KiB apart), which the
+// host's own prefetchers, seeing one load instruction serve every wave and
+// kernel, do not foresee. A prefetch changes no memory and never faults.
+func (w *wave) stridePrefetch(o *op, a0, n uint64) {
+	e := &w.pf[(o.pc>>2)&uint64(len(w.pf)-1)]
+	if next, ok := e.observe(o.pc, a0, n, w.rbase, w.rend); ok {
+		prefetchLines(unsafe.Pointer(&w.rdata[next-w.rbase]), uintptr(n))
+	}
+}
+
+// observe records that the load at pc read n bytes from a0 and returns
+// the address to prefetch, if any: pfAhead steps on when the last two
+// steps were equal and at least pfMinStep long, and the n bytes there lie
+// in the region [base, end).
+func (e *pfEntry) observe(pc, a0, n, base, end uint64) (uint64, bool) {
+	if e.pc != pc {
+		e.pc, e.last, e.step = pc, a0, 0
+		return 0, false
+	}
+	d := a0 - e.last
+	e.last, e.step, d = a0, d, d-e.step // d: 0 when the step repeats
+	mag := e.step
+	if int64(mag) < 0 {
+		mag = -mag
+	}
+	if d != 0 || mag < pfMinStep {
+		return 0, false
+	}
+	next := a0 + pfAhead*e.step
+	if next-base >= end-base || end-next < n {
+		return 0, false
+	}
+	return next, true
+}
+
+// pfAhead is how many steps ahead stridePrefetch fetches. Steps shorter
+// than pfMinStep (a page) are left to the host's prefetchers: they are
+// what consecutive workgroups run by one wave object make in a streaming
+// kernel (vector_add: 1 KiB), which those follow well.
+const (
+	pfAhead   = 2
+	pfMinStep = 4096
+)
+
+// pfEntry is what stridePrefetch knows of one load instruction.
+type pfEntry struct {
+	pc, last, step uint64
 }

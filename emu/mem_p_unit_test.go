@@ -391,3 +391,55 @@ func loadFastAndGeneral(t *testing.T, w *wave, o *op, fast func(o *op) bool, wha
 	w.memLoad(o, ^uint64(0), o.imm, &o.dst)
 	return f, w.v[4*64 : 5*64]
 }
+
+// TestStridePrefetchTarget: a load's third access at a repeated step of a
+// page or more asks for the bytes two steps on, inside the region only;
+// short steps, changed steps and another instruction reset or skip it.
+func TestStridePrefetchTarget(t *testing.T) {
+	const base, end, n = 0x10000, 0x10000 + 1<<20, 256
+	var e pfEntry
+	type step struct {
+		pc, a    uint64
+		want     uint64
+		prefetch bool
+	}
+	for i, s := range []step{
+		{0x100, 0x10000, 0, false},           // first sight
+		{0x100, 0x20000, 0, false},           // one step of 64 KiB
+		{0x100, 0x30000, 0x50000, true},      // the step repeats: two steps on
+		{0x100, 0x40000, 0x60000, true},      //
+		{0x100, 0x48000, 0, false},           // a different step
+		{0x100, 0x50000, 0x60000, true},      // 32 KiB, twice
+		{0x100, 0x100000 - 0x8000, 0, false}, // step changes
+		{0x200, 0x10000, 0, false},           // another instruction
+		{0x200, 0x10400, 0, false},           // 1 KiB steps: the host's prefetchers'
+		{0x200, 0x10800, 0, false},           //
+		{0x300, 0x10000 + 0xE0000, 0, false},
+		{0x300, 0x10000 + 0xF0000, 0, false},
+		{0x300, 0x10000 + 0x100000 - n, 0, false}, // step 64 KiB - 256: next beyond the region
+		{0x400, 0x80000, 0, false},
+		{0x400, 0x70000, 0, false},
+		{0x400, 0x60000, 0x40000, true}, // a negative step
+	} {
+		got, ok := e.observe(s.pc, s.a, n, base, end)
+		if ok != s.prefetch || ok && got != s.want {
+			t.Errorf("access %d (pc %#x, %#x): prefetch %v at %#x, want %v at %#x", i, s.pc, s.a, ok, got, s.prefetch, s.want)
+		}
+	}
+	// At the region's end: the n bytes two steps on must fit.
+	e = pfEntry{}
+	x := uint64(end - 4*0x1000 - n/2) // two steps on: n/2 bytes before the end
+	for _, a := range []uint64{x, x + 0x1000} {
+		e.observe(0x500, a, n, base, end)
+	}
+	if got, ok := e.observe(0x500, x+0x2000, n, base, end); ok {
+		t.Errorf("prefetch of %d bytes at %#x, past the region's end %#x", n, got, uint64(end))
+	}
+	e = pfEntry{}
+	for _, a := range []uint64{end - 5*0x1000 - n, end - 4*0x1000 - n} {
+		e.observe(0x500, a, n, base, end)
+	}
+	if got, ok := e.observe(0x500, end-3*0x1000-n, n, base, end); !ok || got != end-0x1000-n {
+		t.Errorf("prefetch %v at %#x, want the last n bytes before the end %#x", ok, got, end-0x1000-n)
+	}
+}

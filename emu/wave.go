@@ -58,6 +58,7 @@ type wave struct {
 	rro         bool
 	rc          [8]regionEntry
 	rcNext      int
+	pf          [8]pfEntry // unit-stride loads' recent addresses (stridePrefetch)
 
 	tmp   [12][64]uint32 // broadcast / modified source scratch
 	mfma  []uint32       // MFMA accumulator scratch (allocated on first use)
