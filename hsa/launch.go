@@ -266,7 +266,13 @@ func (ls *launchState) finished() (bool, error) {
 	if err := q.Err(); err != nil {
 		return false, err
 	}
-	if q.state.Load() != queueActive {
+	switch q.state.Load() {
+	case queueActive:
+	case queueError:
+		// The processor has failed but not yet published why: fail sets
+		// the error, then wakes the waiters (a packet after the faulting
+		// one reported "queue stopped" instead of the fault).
+	default:
 		return false, errorf(op, HSA_STATUS_ERROR_INVALID_QUEUE, "queue stopped before the dispatch completed")
 	}
 	return false, nil
