@@ -27,11 +27,7 @@ func kernargInt(t *testing.T, r *Runtime, d emu.Dispatch, off uint64) int32 {
 func TestEnqueue(t *testing.T) {
 	r, devs := newRT(t)
 	gpu := r.GPUAgents()[0]
-	e, _, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sym, _ := e.Symbol("add.kd", gpu)
+	kern := corpusKernel(t, r, "add")
 	q, _ := newQueue(t, r, 64)
 	out, _ := gpu.Pools()[0].Allocate(4096, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -48,7 +44,7 @@ func TestEnqueue(t *testing.T) {
 		seen = seen[:0]
 		var ps []*Pending
 		for i := 0; i < n; i++ {
-			p, err := q.Enqueue(ctx, sym.Kernel(), LaunchOptions{Grid: [3]uint32{64, 1, 1}, Workgroup: [3]uint32{64, 1, 1}}, out, int32(1000*round+i))
+			p, err := q.Enqueue(ctx, kern, LaunchOptions{Grid: [3]uint32{64, 1, 1}, Workgroup: [3]uint32{64, 1, 1}}, out, int32(1000*round+i))
 			if err != nil {
 				t.Fatalf("Enqueue %d: %v", i, err)
 			}
@@ -85,9 +81,7 @@ func TestEnqueue(t *testing.T) {
 // error.
 func TestEnqueueFault(t *testing.T) {
 	r, devs := newRT(t)
-	gpu := r.GPUAgents()[0]
-	e, _, _ := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
-	sym, _ := e.Symbol("empty.kd", gpu)
+	kern := corpusKernel(t, r, "empty")
 	fault := &emu.Fault{Kind: emu.FaultException, Kernel: "empty", Wave: 0, Lane: -1, Inst: "s_trap 2"}
 	ran := 0
 	gate := make(chan struct{})
@@ -103,7 +97,7 @@ func TestEnqueueFault(t *testing.T) {
 	defer cancel()
 	var ps []*Pending
 	for i := 0; i < 6; i++ {
-		p, err := q.Enqueue(ctx, sym.Kernel(), LaunchOptions{Grid: [3]uint32{1, 1, 1}})
+		p, err := q.Enqueue(ctx, kern, LaunchOptions{Grid: [3]uint32{1, 1, 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +120,7 @@ func TestEnqueueFault(t *testing.T) {
 	if ran != 3 {
 		t.Errorf("%d packets ran, want 3 (none after the fault)", ran)
 	}
-	if _, err := q.Enqueue(ctx, sym.Kernel(), LaunchOptions{}); err == nil {
+	if _, err := q.Enqueue(ctx, kern, LaunchOptions{}); err == nil {
 		t.Error("Enqueue on the failed queue succeeded")
 	} else {
 		wantStatus(t, err, HSA_STATUS_ERROR_EXCEPTION)

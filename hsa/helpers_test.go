@@ -80,3 +80,19 @@ func (f *fakeDevice) all() []emu.Dispatch {
 	defer f.mu.Unlock()
 	return append([]emu.Dispatch(nil), f.dispatches...)
 }
+
+// corpusKernel loads the corpus's kernels.gfx90a.co4.hsaco onto r's first
+// GPU agent and returns its kernel name ("add", "empty", ...).
+func corpusKernel(t testing.TB, r *Runtime, name string) *Kernel {
+	t.Helper()
+	gpu := r.GPUAgents()[0]
+	e, _, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym, err := e.Symbol(name+".kd", gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sym.Kernel()
+}

@@ -15,11 +15,7 @@ import (
 func TestConcurrentLaunch(t *testing.T) {
 	r, devs := newRT(t)
 	gpu := r.GPUAgents()[0]
-	e, _, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sym, _ := e.Symbol("add.kd", gpu)
+	kern := corpusKernel(t, r, "add")
 	q, _ := newQueue(t, r, 64)
 	out, _ := gpu.Pools()[0].Allocate(4096, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -30,7 +26,7 @@ func TestConcurrentLaunch(t *testing.T) {
 		go func(g int) {
 			defer wg.Done()
 			for i := 0; i < 25; i++ {
-				if err := q.Launch(ctx, sym.Kernel(), [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(g*100+i)); err != nil {
+				if err := q.Launch(ctx, kern, [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(g*100+i)); err != nil {
 					t.Error(err)
 					return
 				}
@@ -52,31 +48,29 @@ func TestConcurrentLaunch(t *testing.T) {
 // on the failed queue return its error at once.
 func TestLaunchFault(t *testing.T) {
 	r, devs := newRT(t)
-	gpu := r.GPUAgents()[0]
-	e, _, _ := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
-	sym, _ := e.Symbol("empty.kd", gpu)
+	kern := corpusKernel(t, r, "empty")
 	fault := &emu.Fault{Kind: emu.FaultException, Kernel: "empty", Wave: 0, Lane: -1, Inst: "s_trap 2"}
 	devs[0].setFn(func(context.Context, *emu.Dispatch) error { return fault })
 	q, _ := newQueue(t, r, 64)
 	ctx := context.Background()
-	err := q.Launch(ctx, sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1})
+	err := q.Launch(ctx, kern, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1})
 	var f *emu.Fault
 	if !errors.As(err, &f) || f != fault {
 		t.Fatalf("Launch returned %v, want the fault", err)
 	}
 	wantStatus(t, err, HSA_STATUS_ERROR_EXCEPTION)
-	err = q.Launch(ctx, sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1})
+	err = q.Launch(ctx, kern, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1})
 	wantStatus(t, err, HSA_STATUS_ERROR_EXCEPTION)
 	// A canceled context stops the wait.
 	devs[0].setFn(func(ctx context.Context, _ *emu.Dispatch) error { <-ctx.Done(); return ctx.Err() })
 	q2, _ := newQueue(t, r, 64)
 	cctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	if err := q2.Launch(cctx, sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}); !errors.Is(err, context.DeadlineExceeded) {
+	if err := q2.Launch(cctx, kern, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Launch with an expiring context returned %v", err)
 	}
 	wantStatus(t, q.Launch(ctx, nil, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}), HSA_STATUS_ERROR_EXCEPTION) // the failed queue's error comes first
-	wantStatus(t, q2.Launch(ctx, sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{70000, 1, 1}), HSA_STATUS_ERROR_INVALID_ARGUMENT)
+	wantStatus(t, q2.Launch(ctx, kern, [3]uint32{1, 1, 1}, [3]uint32{70000, 1, 1}), HSA_STATUS_ERROR_INVALID_ARGUMENT)
 }
 
 // TestLaunchCanceledWhileRunning: when Launch's context ends while its
@@ -85,8 +79,7 @@ func TestLaunchFault(t *testing.T) {
 func TestLaunchCanceledWhileRunning(t *testing.T) {
 	r, devs := newRT(t)
 	gpu := r.GPUAgents()[0]
-	e, _, _ := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
-	sym, _ := e.Symbol("add.kd", gpu)
+	kern := corpusKernel(t, r, "add")
 	out, _ := gpu.Pools()[0].Allocate(4096, 0)
 	release := make(chan struct{})
 	devs[0].setFn(func(_ context.Context, d *emu.Dispatch) error {
@@ -100,12 +93,12 @@ func TestLaunchCanceledWhileRunning(t *testing.T) {
 	q, _ := newQueue(t, r, 64)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	if err := q.Launch(ctx, sym.Kernel(), [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(1)); !errors.Is(err, context.DeadlineExceeded) {
+	if err := q.Launch(ctx, kern, [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(1)); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Launch returned %v", err)
 	}
 	close(release)
 	devs[0].setFn(nil)
-	if err := q.Launch(context.Background(), sym.Kernel(), [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(2)); err != nil {
+	if err := q.Launch(context.Background(), kern, [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(2)); err != nil {
 		t.Fatalf("next Launch: %v", err)
 	}
 	if err := q.Err(); err != nil {
@@ -125,12 +118,10 @@ func TestLaunchDuringShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gpu := r.GPUAgents()[0]
-	e, _, _ := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
-	sym, _ := e.Symbol("empty.kd", gpu)
+	kern := corpusKernel(t, r, "empty")
 	q, _ := newQueue(t, r, 64)
 	res := make(chan error, 1)
-	go func() { res <- q.Launch(context.Background(), sym.Kernel(), [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}) }()
+	go func() { res <- q.Launch(context.Background(), kern, [3]uint32{1, 1, 1}, [3]uint32{1, 1, 1}) }()
 	for devs[0].count() == 0 {
 		time.Sleep(100 * time.Microsecond)
 	}
@@ -150,11 +141,7 @@ func TestLaunchDuringShutdown(t *testing.T) {
 func TestRuntimeStats(t *testing.T) {
 	r, devs := newRT(t)
 	gpu := r.GPUAgents()[0]
-	e, _, err := loadExe(t, r, gpu, "kernels.gfx90a.co4.hsaco")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sym, _ := e.Symbol("add.kd", gpu)
+	kern := corpusKernel(t, r, "add")
 	devs[0].setFn(func(ctx context.Context, d *emu.Dispatch) error {
 		time.Sleep(2 * time.Millisecond)
 		d.Stats.Workgroups, d.Stats.Waves, d.Stats.BytesStored = 1, 2, 256
@@ -166,7 +153,7 @@ func TestRuntimeStats(t *testing.T) {
 	for qi := 0; qi < 2; qi++ {
 		q, _ := newQueue(t, r, 64)
 		for i := 0; i < 3; i++ {
-			if err := q.Launch(ctx, sym.Kernel(), [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(i)); err != nil {
+			if err := q.Launch(ctx, kern, [3]uint32{64, 1, 1}, [3]uint32{64, 1, 1}, out, int32(i)); err != nil {
 				t.Fatal(err)
 			}
 		}
