@@ -154,17 +154,27 @@ func (r *run) execute() error {
 		stop := context.AfterFunc(r.ctx, func() { r.abort.Store(true) })
 		defer stop()
 	}
+	work := func(id int) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		defer ieeeFP()()
+		r.worker(id)
+	}
+	// Worker 0 runs on the calling goroutine (the packet processor's),
+	// which would otherwise only block until the others finish. With a
+	// goroutine per worker, a one-workgroup dispatch handed its only
+	// worker to another thread: starting a goroutine while a P is idle
+	// wakes an idle thread (the C library's waiter spins outside Go, so
+	// one usually is), and the caller's thread went to sleep.
 	var wgw sync.WaitGroup
-	for i := 0; i < r.workers; i++ {
+	for i := 1; i < r.workers; i++ {
 		wgw.Add(1)
 		go func(id int) {
 			defer wgw.Done()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			defer ieeeFP()()
-			r.worker(id)
+			work(id)
 		}(i)
 	}
+	work(0)
 	wgw.Wait()
 	r.k.Stats = r.stats
 	if r.fault != nil {
