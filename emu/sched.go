@@ -160,22 +160,27 @@ func (r *run) execute() error {
 		defer ieeeFP()()
 		r.worker(id)
 	}
-	// Worker 0 runs on the calling goroutine (the packet processor's),
-	// which would otherwise only block until the others finish. With a
-	// goroutine per worker, a one-workgroup dispatch handed its only
-	// worker to another thread: starting a goroutine while a P is idle
-	// wakes an idle thread (the C library's waiter spins outside Go, so
-	// one usually is), and the caller's thread went to sleep.
-	var wgw sync.WaitGroup
-	for i := 1; i < r.workers; i++ {
-		wgw.Add(1)
-		go func(id int) {
-			defer wgw.Done()
-			work(id)
-		}(i)
+	// A single worker runs on the calling goroutine (the packet
+	// processor's), which would otherwise only block until it finishes:
+	// starting a goroutine while a P is idle wakes an idle thread (the C
+	// library's waiter spins outside Go, so one usually is), and the
+	// caller's thread went to sleep. Several workers all get goroutines:
+	// the last one started waits in this P's runnext, which other Ps
+	// steal only after a few microseconds, so running worker 0 here
+	// delayed it (bitonic medium, 120 dispatches: 27-28 -> 31-33 ms).
+	if r.workers == 1 {
+		work(0)
+	} else {
+		var wgw sync.WaitGroup
+		for i := 0; i < r.workers; i++ {
+			wgw.Add(1)
+			go func(id int) {
+				defer wgw.Done()
+				work(id)
+			}(i)
+		}
+		wgw.Wait()
 	}
-	work(0)
-	wgw.Wait()
 	r.k.Stats = r.stats
 	if r.fault != nil {
 		return r.fault
