@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -445,5 +447,42 @@ func TestScanThreeLevels(t *testing.T) {
 	want := reference("scan", n, w)[0]
 	if _, err := compare(&Benchmark{}, &Buffer{Name: "data", Check: Exact}, want, got); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestBelowInterleaved: with two sizes, the larger one's rounds also time
+// the smaller one (belowRuns runs after each rocpu run), and its time per
+// element over those runs' is the SizeRatio the report shows.
+func TestBelowInterleaved(t *testing.T) {
+	rep, err := Run(context.Background(), Options{Sizes: []Size{Small, Tiny}, Workers: 2, NoPoCL: true,
+		Match: regexp.MustCompile(`^vector_add$`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 2 {
+		t.Fatalf("%d results, want 2", len(rep.Results))
+	}
+	small, tiny := rep.Results[0], rep.Results[1]
+	if small.Size != "small" || tiny.Size != "tiny" {
+		small, tiny = tiny, small
+	}
+	if tiny.Below != nil || tiny.SizeRatio != 0 {
+		t.Errorf("tiny, the smallest size, has runs below it: %+v", tiny.Below)
+	}
+	bl := small.Below
+	if bl == nil {
+		t.Fatal("small: no interleaved tiny runs")
+	}
+	if bl.Size != "tiny" || bl.Elements != tiny.Elements || len(bl.Rocpu.Runs) != belowRuns*len(small.Rocpu.Runs) {
+		t.Errorf("small: below %s, %d elements, %d runs; want tiny, %d, %d", bl.Size, bl.Elements, len(bl.Rocpu.Runs),
+			tiny.Elements, belowRuns*len(small.Rocpu.Runs))
+	}
+	want := (small.Rocpu.Median / float64(small.Elements)) / (bl.Rocpu.Median / float64(bl.Elements))
+	if math.Abs(small.SizeRatio-want) > 1e-9*want || !(want > 0) {
+		t.Errorf("size ratio %v, want %v", small.SizeRatio, want)
+	}
+	if md := rep.Markdown(); !strings.Contains(md, "small / tiny, interleaved runs") ||
+		!strings.Contains(md, fmt.Sprintf(" %.2f |\n", small.SizeRatio)) {
+		t.Errorf("markdown lacks the interleaved ratio %.2f:\n%s", small.SizeRatio, md)
 	}
 }

@@ -137,14 +137,24 @@ func (r *Report) Markdown() string {
 	for _, s := range sz {
 		p(" %s |", s)
 	}
+	inter := false // some result has Below (runs interleaved with the largest size's)
+	for _, x := range r.Results {
+		inter = inter || x.Below != nil
+	}
 	if len(sz) >= 2 {
 		p(" %s / %s |", sz[len(sz)-1], sz[len(sz)-2])
+	}
+	if inter {
+		p(" %s / %s, interleaved runs |", sz[len(sz)-1], sz[len(sz)-2])
 	}
 	p("\n|---|")
 	for range sz {
 		p("---:|")
 	}
 	if len(sz) >= 2 {
+		p("---:|")
+	}
+	if inter {
 		p("---:|")
 	}
 	p("\n")
@@ -168,7 +178,18 @@ func (r *Report) Markdown() string {
 				p(" — |")
 			}
 		}
+		if inter {
+			if x := r.find(n, sz[len(sz)-1]); x != nil && x.SizeRatio > 0 {
+				p(" %.2f |", x.SizeRatio)
+			} else {
+				p(" — |")
+			}
+		}
 		p("\n")
+	}
+	if inter {
+		p("\nThe interleaved column times the %s size again in the %s size's rounds, %d runs after each of its rocpu runs, so that both come from the same minutes of the machine.\n",
+			sz[len(sz)-2], sz[len(sz)-1], belowRuns)
 	}
 
 	// Scaling and instruction rates at the largest size.

@@ -114,7 +114,26 @@ type Result struct {
 	PoCLScaling float64   `json:"pocl_scaling,omitempty"`
 	PoCL1Time   float64   `json:"pocl_1_thread_time,omitempty"`
 	PoCL1PerCPU []CPUTime `json:"pocl_1_thread_per_cpu,omitempty"`
+	// Below is rocpu at the next smaller size (the largest size run:
+	// medium below large) timed in the same rounds as this size, and
+	// SizeRatio this size's median time per element over Below's. The
+	// smaller size's own result comes from runs minutes earlier; on a
+	// machine whose speed drifts from minute to minute that compares two
+	// machines, where runs interleaved with this size's compare one.
+	Below     *BelowTimes `json:"below,omitempty"`
+	SizeRatio float64     `json:"size_ratio,omitempty"`
 }
+
+// BelowTimes are the interleaved runs of Result.Below.
+type BelowTimes struct {
+	Size     string `json:"size"`
+	Elements int    `json:"elements"`
+	Rocpu    *Times `json:"rocpu"`
+}
+
+// belowRuns is the number of smaller-size runs after each of the larger
+// size's rocpu runs (Result.Below).
+const belowRuns = 3
 
 // CPUTime is the median of the one-worker runs confined to one CPU.
 type CPUTime struct {
@@ -231,7 +250,17 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			continue
 		}
 		for _, s := range o.Sizes {
-			r, err := runOne(ctx, &o, b, s, pocl, pocl1, rc, o.Scaling && s == largest)
+			// The size just below the largest one run is also timed in
+			// the largest one's rounds (Result.Below).
+			below := Size(-1)
+			if s == largest {
+				for _, t := range o.Sizes {
+					if t < s && t > below {
+						below = t
+					}
+				}
+			}
+			r, err := runOne(ctx, &o, b, s, below, pocl, pocl1, rc, o.Scaling && s == largest)
 			// The large sizes hold gigabytes (inputs, outputs read back):
 			// give them back before the next kernel's buffers are made.
 			debug.FreeOSMemory()
@@ -287,7 +316,7 @@ func timeRun(ctx context.Context, in Instance) (wall, cpu float64, err error) {
 // thread (pocl1, a one-compute-unit sub-device; nil if unavailable) and
 // rocpu with one worker (its own runtime, made here), so both sides'
 // speed-ups come from times taken in the same minutes of a noisy machine.
-func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 Side, rc *Rocpu, oneWorker bool) (*Result, error) {
+func runOne(ctx context.Context, o *Options, b *Benchmark, s, below Size, pocl, pocl1 Side, rc *Rocpu, oneWorker bool) (*Result, error) {
 	w := b.Workload(s)
 	if w.MaxULP > 0 && w.MaxULP != b.MaxULP {
 		bb := *b
@@ -357,11 +386,25 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 			}
 		}
 	}
+	// The smaller size's rocpu instance (below >= 0), warmed up. Its
+	// outputs were checked in its own result.
+	var bi Instance
+	var bw *Workload
+	if below >= 0 {
+		bw = b.Workload(below)
+		if bi, err = rc.Prepare(b, bw); err != nil {
+			return nil, err
+		}
+		defer bi.Close()
+		if _, _, err := timeRun(ctx, bi); err != nil {
+			return nil, err
+		}
+	}
 	reps := o.Reps
 	if tr+tp < 0.05 {
 		reps = max(reps, 21) // short runs: more samples
 	}
-	var pt, rt, pc, rcpu, allocs, pt1, rt1 []float64
+	var pt, rt, pc, rcpu, allocs, pt1, rt1, bt []float64
 	var cpus1, pcpus1 []int // the CPU each one-worker run ran on, or -1
 	// oneSide times a one-worker side and notes the CPU it ran on.
 	oneSide := func(in Instance, cpus *[]int) (float64, error) {
@@ -385,6 +428,13 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 		}
 		rt, rcpu = append(rt, t), append(rcpu, c)
 		allocs = append(allocs, float64(mallocs()-m0))
+		for j := 0; bi != nil && j < belowRuns; j++ {
+			t, _, err := timeRun(ctx, bi)
+			if err != nil {
+				return nil, err
+			}
+			bt = append(bt, t)
+		}
 		if pi1 != nil {
 			t, err := oneSide(pi1, &pcpus1)
 			if err != nil {
@@ -434,6 +484,10 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 		res.PoCL1Time, res.PoCL1PerCPU = oneWorkerTime(pt1, pcpus1)
 		res.PoCLScaling = res.PoCL1Time / res.PoCL.Median
 	}
+	if bi != nil {
+		res.Below = &BelowTimes{Size: below.String(), Elements: bw.Elements, Rocpu: summarize(bt)}
+		res.SizeRatio = res.NsPerElement() / (res.Below.Rocpu.Median * 1e9 / float64(bw.Elements))
+	}
 	line := fmt.Sprintf("%-12s %-6s rocpu %9.3f ms (cpu %9.3f ms)", b.Name, s, res.Rocpu.Median*1e3, res.RocpuCPU*1e3)
 	if res.PoCL != nil {
 		line += fmt.Sprintf("  pocl %9.3f ms (cpu %8.3f ms)  ratio %6.1f×", res.PoCL.Median*1e3, res.PoCLCPU*1e3, res.Ratio)
@@ -443,6 +497,9 @@ func runOne(ctx context.Context, o *Options, b *Benchmark, s Size, pocl, pocl1 S
 	}
 	if res.PoCLScaling > 0 {
 		line += fmt.Sprintf(" (PoCL %.2f×)", res.PoCLScaling)
+	}
+	if res.Below != nil {
+		line += fmt.Sprintf("  per element %s/%s %.2f (interleaved)", s, below, res.SizeRatio)
 	}
 	o.logf("%s", line)
 	return res, nil
