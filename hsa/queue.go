@@ -580,12 +580,12 @@ func (q *Queue) spin(rd uint64) bool {
 // thread that looked for work on the producer's CPU, and the producer's
 // own sched_yield in its wait handed that CPU over. The C library's
 // empty-kernel round trip took 10-15 µs that way; with the quiet spin
-// (and worker 0 on the processor's goroutine, emu run.execute) it takes
-// 4-6 µs, and 6 µs instead of 12-17 µs beside a busy process. A
-// completion that woke goroutines (a Go waiter) skips the quiet spin, so
-// the waiter, readied onto this P, runs at once: with the quiet spin it
-// waited for its end (Go API round trip with BLOCKED waits 16 µs instead
-// of 3 µs).
+// (and a one-worker dispatch on the processor's goroutine, emu
+// run.execute) it takes 4-6 µs, and 6 µs instead of 12-17 µs beside a
+// busy process. A completion that woke goroutines (a Go waiter) skips
+// the quiet spin, so the waiter, readied onto this P, runs at once: with
+// the quiet spin it waited for its end (Go API round trip with BLOCKED
+// waits 16 µs instead of 3 µs).
 const processorQuietSpin = 10 * time.Microsecond
 
 // processorSpin bounds how long a packet processor polls its write index
