@@ -50,6 +50,12 @@ type run struct {
 	// can, or stuckExited once it has finished (run.gwsDeadlock).
 	stuck    []atomic.Uint64
 	stuckBuf [4]atomic.Uint64 // stuck's storage for up to 4 workers (no allocation)
+
+	// Pool workers still running, whether the caller blocks for them, and
+	// the last one's wake-up for it (runWorkers).
+	left    atomic.Int32
+	waiting atomic.Bool
+	doneCh  chan struct{}
 }
 
 const stuckExited = ^uint64(0)
@@ -154,32 +160,16 @@ func (r *run) execute() error {
 		stop := context.AfterFunc(r.ctx, func() { r.abort.Store(true) })
 		defer stop()
 	}
-	work := func(id int) {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		defer ieeeFP()()
-		r.worker(id)
-	}
 	// A single worker runs on the calling goroutine (the packet
 	// processor's), which would otherwise only block until it finishes:
 	// starting a goroutine while a P is idle wakes an idle thread (the C
 	// library's waiter spins outside Go, so one usually is), and the
-	// caller's thread went to sleep. Several workers all get goroutines:
-	// the last one started waits in this P's runnext, which other Ps
-	// steal only after a few microseconds, so running worker 0 here
-	// delayed it (bitonic medium, 120 dispatches: 27-28 -> 31-33 ms).
+	// caller's thread went to sleep. Several workers run on the worker
+	// pool (pool.go).
 	if r.workers == 1 {
-		work(0)
+		r.runWorker(0)
 	} else {
-		var wgw sync.WaitGroup
-		for i := 0; i < r.workers; i++ {
-			wgw.Add(1)
-			go func(id int) {
-				defer wgw.Done()
-				work(id)
-			}(i)
-		}
-		wgw.Wait()
+		r.runWorkers()
 	}
 	r.k.Stats = r.stats
 	if r.fault != nil {
