@@ -486,3 +486,18 @@ func TestBelowInterleaved(t *testing.T) {
 		t.Errorf("markdown lacks the interleaved ratio %.2f:\n%s", small.SizeRatio, md)
 	}
 }
+
+// TestPoCLSizeRatioColumn: with PoCL times at the two largest sizes the
+// time-per-element table gives PoCL's own ratio beside rocpu's.
+func TestPoCLSizeRatioColumn(t *testing.T) {
+	tm := func(s float64) *Times { return &Times{Runs: []float64{s}, Median: s, Min: s, Max: s} }
+	rep := &Report{Geomean: map[string]float64{}, Worst: map[string]string{}, Results: []*Result{
+		{Name: "k", Size: "medium", Elements: 100, Rocpu: tm(1), PoCL: tm(0.5), Ratio: 2},
+		{Name: "k", Size: "large", Elements: 1000, Rocpu: tm(10), PoCL: tm(3), Ratio: 10.0 / 3},
+	}}
+	md := rep.Markdown()
+	// rocpu 10 ns -> 10 ns per element (1.00); PoCL 5 -> 3 ns (0.60).
+	if !strings.Contains(md, "| PoCL large / medium |") || !strings.Contains(md, "| k | 10000000.00 ns | 10000000.00 ns | 1.00 | 0.60 |") {
+		t.Errorf("time per element table lacks PoCL's ratio:\n%s", md)
+	}
+}

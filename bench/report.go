@@ -147,6 +147,16 @@ func (r *Report) Markdown() string {
 	if inter {
 		p(" %s / %s, interleaved runs |", sz[len(sz)-1], sz[len(sz)-2])
 	}
+	pocl := false // PoCL measured at the two largest sizes: its ratio as the reference
+	if len(sz) >= 2 {
+		for _, n := range r.names() {
+			a, c := r.find(n, sz[len(sz)-2]), r.find(n, sz[len(sz)-1])
+			pocl = pocl || a != nil && c != nil && a.PoCL != nil && c.PoCL != nil
+		}
+	}
+	if pocl {
+		p(" PoCL %s / %s |", sz[len(sz)-1], sz[len(sz)-2])
+	}
 	p("\n|---|")
 	for range sz {
 		p("---:|")
@@ -155,6 +165,9 @@ func (r *Report) Markdown() string {
 		p("---:|")
 	}
 	if inter {
+		p("---:|")
+	}
+	if pocl {
 		p("---:|")
 	}
 	p("\n")
@@ -185,11 +198,25 @@ func (r *Report) Markdown() string {
 				p(" — |")
 			}
 		}
+		if pocl {
+			a, c := r.find(n, sz[len(sz)-2]), r.find(n, sz[len(sz)-1])
+			if a != nil && c != nil && a.PoCL != nil && c.PoCL != nil && a.PoCL.Median > 0 {
+				p(" %.2f |", (c.PoCL.Median/float64(c.Elements))/(a.PoCL.Median/float64(a.Elements)))
+			} else {
+				p(" — |")
+			}
+		}
 		p("\n")
 	}
 	if inter {
-		p("\nThe interleaved column times the %s size again in the %s size's rounds, %d runs after each of its rocpu runs, so that both come from the same minutes of the machine.\n",
+		p("\nThe interleaved column times the %s size again in the %s size's rounds, %d runs after each of its rocpu runs, so that both come from the same minutes of the machine.",
 			sz[len(sz)-2], sz[len(sz)-1], belowRuns)
+	}
+	if pocl {
+		p(" PoCL's ratio, from its own runs at the two sizes, shows how much of a kernel's change in time per element comes with the problem rather than with the emulator.")
+	}
+	if inter || pocl {
+		p("\n")
 	}
 
 	// Scaling and instruction rates at the largest size.
