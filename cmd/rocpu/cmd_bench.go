@@ -25,7 +25,7 @@ func init() {
 			"Progress goes to stderr; the Markdown report (or JSON with --json) to stdout.\n" +
 			"--out DIR also writes DIR/results.md, results.json and results.svg.\n" +
 			"The large sizes take at least a second each on rocpu: the full suite runs for\n" +
-			"about 13 minutes on 2 cores and needs up to 15 GB of memory; --sizes small,medium\n" +
+			"about 15 minutes on 2 cores and needs up to 15 GB of memory; --sizes small,medium\n" +
 			"takes about a minute.",
 		run: runBench,
 	})
