@@ -134,7 +134,11 @@ func (t *poolThread) loop() {
 func (t *poolThread) await() *poolJob {
 	for {
 		start := time.Now()
-		for i := 1; ; i++ {
+		// With a single P the spin would hold the P the next dispatch's
+		// caller needs (GOMAXPROCS=1, two workers: 200 back-to-back
+		// dispatches took 24 ms with the spin, 3.4 ms without): sleep at
+		// once.
+		for i := 1; runtime.GOMAXPROCS(0) > 1; i++ {
 			if j := t.job.Swap(nil); j != nil {
 				return j
 			}
