@@ -550,7 +550,9 @@ func (q *Queue) idleWait(ch <-chan struct{}) {
 // the same P run.
 func (q *Queue) spin(rd uint64) bool {
 	start := time.Now()
-	quiet := !q.wokeGo
+	// With a single P a quiet spin would keep every goroutine, the
+	// producer included, from running for its length.
+	quiet := !q.wokeGo && runtime.GOMAXPROCS(0) > 1
 	q.wokeGo = false
 	for i := 0; ; i++ {
 		if q.amd.LoadWriteIndex() > rd {
