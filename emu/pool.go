@@ -137,8 +137,9 @@ func (t *poolThread) await() *poolJob {
 		// With a single P the spin would hold the P the next dispatch's
 		// caller needs (GOMAXPROCS=1, two workers: 200 back-to-back
 		// dispatches took 24 ms with the spin, 3.4 ms without): sleep at
-		// once.
-		for i := 1; runtime.GOMAXPROCS(0) > 1; i++ {
+		// once. (GOMAXPROCS takes the scheduler's lock: read it once.)
+		spin := runtime.GOMAXPROCS(0) > 1
+		for i := 1; spin; i++ {
 			if j := t.job.Swap(nil); j != nil {
 				return j
 			}
