@@ -699,6 +699,7 @@ func (q *Queue) execute(pkt unsafe.Pointer, hdr abi.PacketHeader, index uint64) 
 	}
 	abi.StorePacketHeader(pkt, abi.MakePacketHeader(abi.HSA_PACKET_TYPE_INVALID, false, 0, 0))
 	q.amd.StoreReadIndex(index + 1)
+	q.wokeGo = false
 	if cs != nil {
 		if q.profiling() {
 			atomic.StoreUint64(&cs.s.StartTS, start)
