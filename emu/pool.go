@@ -206,9 +206,7 @@ func (r *run) runWorkers() {
 	if hot {
 		workerPool.hot.Add(1)
 	} else {
-		var more [1]*poolThread
-		m, _ := workerPool.take(more[:0], 1)
-		ts = append(ts, m[0])
+		ts, _ = workerPool.take(ts, r.workers) // one more, for worker 0
 	}
 	js := make([]poolJob, len(ts))
 	r.left.Store(int32(len(ts)))
